@@ -1,0 +1,231 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Apply the block-batch series to a kernel git tree.
+#
+# patches/series lists the patches in order.  Each line is
+#     PATCH-FILE [PATH]...
+# where the PATHs (files or directories, at their kernel path in this
+# repository) are the new files that patch adds.  patches/*.patch hold only the
+# changes to files that already exist upstream; the new files live once, at
+# their kernel path here, and are folded into the commit of the patch that
+# introduces them.  A file under several listed paths belongs to the longest.
+#
+# Without --kdir the series goes onto branch 'block-batch' of the cached base
+# tree (scripts/fetch-base.sh).  With --kdir (or KDIR=) a *new* branch is made
+# in a new worktree of the user's tree, so the user's checked-out branch and
+# working tree are never touched.  A dirty tree is refused.  On any failure the
+# patch and file are named, 'git am --abort' runs and everything this script
+# created is removed.
+#
+# Prints the path of the patched tree on stdout.
+
+set -u
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOT
+usage: $0 [--kdir DIR] [--base REF] [--branch NAME] [--patches DIR]
+  --kdir DIR     your kernel git tree (default: \$KDIR, else the cached base)
+  --base REF     commit to apply onto in DIR (default: HEAD of DIR)
+  --branch NAME  new branch to create in DIR (default: block-batch/<date>)
+  --patches DIR  series directory (default: patches/)
+EOT
+}
+
+kdir=${KDIR:-}
+base_ref=
+branch=
+pdir=${BB_PATCHES:-$BB_TOP/patches}
+# where the new files live (tests point this elsewhere)
+overlay=${BB_OVERLAY:-$BB_TOP}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kdir) kdir=${2:?}; shift 2 ;;
+	--base) base_ref=${2:?}; shift 2 ;;
+	--branch) branch=${2:?}; shift 2 ;;
+	--patches) pdir=${2:?}; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+
+need_tools git sed awk
+[ -r "$pdir/series" ] || die "no series file in $pdir"
+
+# --- parse the series -------------------------------------------------------
+patches=()
+declare -A claims=()	# claimed path -> patch
+while read -r p rest; do
+	case "$p" in ""|\#*) continue ;; esac
+	[ -f "$pdir/$p" ] || die "series names $p, which is not in $pdir"
+	patches+=("$p")
+	for c in $rest; do
+		c=${c%/}
+		[ -e "$overlay/$c" ] || die "series: $p claims $c, which does not exist"
+		[ -z "${claims[$c]:-}" ] || die "series: $c claimed twice"
+		claims[$c]=$p
+	done
+done < "$pdir/series"
+[ ${#patches[@]} -gt 0 ] || die "series in $pdir is empty"
+
+# owner FILE -- the patch whose claim on FILE is the longest, or nothing
+owner() {
+	local f=$1 best= bestlen=0 c
+
+	for c in "${!claims[@]}"; do
+		if [ "$f" = "$c" ] || [ "${f#"$c"/}" != "$f" ]; then
+			if [ ${#c} -gt $bestlen ]; then
+				best=${claims[$c]}
+				bestlen=${#c}
+			fi
+		fi
+	done
+	echo "$best"
+}
+
+declare -A newfiles=()	# patch -> newline-separated files
+for c in "${!claims[@]}"; do
+	while IFS= read -r f; do
+		f=${f#"$overlay"/}
+		[ "$(owner "$f")" = "${claims[$c]}" ] || continue
+		newfiles[${claims[$c]}]+="$f"$'\n'
+	done < <(find "$overlay/$c" -type f ! -name '*.o' ! -name '*~' | sort)
+done
+
+# --- pick and prepare the target tree --------------------------------------
+created_wt=
+created_branch=
+target=
+cleanup_fail() {
+	if [ -n "$target" ] && [ -d "$target/.git" -o -f "$target/.git" ]; then
+		git -C "$target" am --abort >/dev/null 2>&1
+	fi
+	if [ -n "$created_wt" ]; then
+		git -C "$kdir" worktree remove --force "$created_wt" >/dev/null 2>&1
+		rm -rf "$created_wt"
+		git -C "$kdir" worktree prune >/dev/null 2>&1
+	fi
+	if [ -n "$created_branch" ]; then
+		git -C "$kdir" branch -D "$created_branch" >/dev/null 2>&1
+	elif [ -n "$target" ]; then
+		# our own cached tree: back to the bare base
+		git -C "$target" reset -q --hard block-batch-base >/dev/null 2>&1
+	fi
+}
+
+if [ -n "$kdir" ]; then
+	[ -d "$kdir" ] || die "KDIR '$kdir' does not exist"
+	kdir=$(realpath "$kdir")
+	[ -f "$kdir/Makefile" ] && [ -d "$kdir/block" ] ||
+		die "KDIR '$kdir' is not a kernel source tree (no Makefile or block/)"
+	top=$(git -C "$kdir" rev-parse --show-toplevel 2>/dev/null) ||
+		die "KDIR '$kdir' is not a git tree; the series is applied with 'git am'"
+	[ "$top" = "$kdir" ] || die "KDIR '$kdir' is not the top of its git tree ($top)"
+	gitdir=$(git -C "$kdir" rev-parse --absolute-git-dir)
+	[ -d "$gitdir/rebase-apply" ] || [ -d "$gitdir/rebase-merge" ] &&
+		die "KDIR '$kdir' has a 'git am' or rebase in progress; finish or abort it first"
+	dirty=$(git -C "$kdir" status --porcelain --untracked-files=no)
+	[ -z "$dirty" ] ||
+		die "KDIR '$kdir' has uncommitted changes; commit or stash them first:"$'\n'"$dirty"
+	base_ref=${base_ref:-HEAD}
+	git -C "$kdir" rev-parse -q --verify "$base_ref^{commit}" >/dev/null ||
+		die "'$base_ref' is not a commit in $kdir"
+	branch=${branch:-block-batch/$(date +%Y%m%d-%H%M%S)}
+	git check-ref-format --branch "$branch" >/dev/null 2>&1 ||
+		die "'$branch' is not a valid branch name"
+	git -C "$kdir" rev-parse -q --verify "refs/heads/$branch" >/dev/null &&
+		die "branch '$branch' already exists in $kdir; pick another with --branch"
+	target=$BB_CACHE/worktrees/$(echo "$kdir" | sha1sum | cut -c1-8)-${branch//\//-}
+	[ -e "$target" ] && die "$target already exists; remove it or pick another --branch"
+	mkdir -p "$(dirname "$target")"
+	git -C "$kdir" worktree add -q -b "$branch" "$target" "$base_ref" ||
+		die "cannot add a worktree for branch '$branch' of $kdir"
+	created_wt=$target
+	created_branch=$branch
+	info "applying to new branch '$branch' of $kdir, in worktree $target"
+else
+	target=$("$BB_TOP/scripts/fetch-base.sh") || exit 1
+	branch=${branch:-block-batch}
+	[ -d "$target/.git/rebase-apply" ] && git -C "$target" am --abort >/dev/null 2>&1
+	git -C "$target" checkout -q -f -B "$branch" block-batch-base ||
+		die "cannot reset branch $branch of $target"
+	git -C "$target" clean -q -f -d -x >/dev/null 2>&1
+	info "applying to branch '$branch' of the cached base $target"
+fi
+
+git -C "$target" config user.name >/dev/null 2>&1 ||
+	export GIT_COMMITTER_NAME=block-batch GIT_COMMITTER_EMAIL=block-batch@localhost
+
+# maintainers_insert FRAGMENT MAINTAINERS -- add the entry in FRAGMENT to
+# MAINTAINERS right after the entry with the greatest title not above its own
+# (MAINTAINERS is not strictly sorted, so "the first title after" misplaces
+# it).  MAINTAINERS.fragment is the only copy of the entry.
+maintainers_insert() {
+	local title
+
+	title=$(head -n1 "$1")
+	grep -qxF "$title" "$2" && return 1
+	# An entry title is a line after a blank line and before an "X:<tab>" line.
+	awk -v title="$title" -v frag="$1" '
+	function up(s) { return toupper(s) }
+	FNR == NR {
+		if ($0 ~ /^[A-Z]:\t/ && held !~ /^[A-Z]:\t/ && before == "" &&
+		    up(held) <= up(title) && (best == "" || up(held) > up(best)))
+			best = held
+		before = held; held = $0
+		next
+	}
+	{ print }
+	$0 == best { inentry = 1 }
+	inentry && $0 == "" {
+		while ((getline l < frag) > 0)
+			print l
+		print ""
+		inentry = 0
+	}
+	' "$2" "$2" > "$2.new" && mv "$2.new" "$2"
+	grep -qxF "$title" "$2"
+}
+
+# --- apply -----------------------------------------------------------------
+n=0
+for p in "${patches[@]}"; do
+	n=$((n + 1))
+	log=$BB_CACHE/am.log
+	mkdir -p "$BB_CACHE"
+	if ! git -C "$target" am -q --keep-cr "$pdir/$p" >"$log" 2>&1; then
+		if ! grep -q '^diff --git' "$pdir/$p" &&
+		   git -C "$target" am -q --allow-empty >>"$log" 2>&1; then
+			:
+		else
+			bad=$(sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p;s/^error: \([^:]*\): does not exist in index/\1/p;s/^error: \([^:]*\): already exists in index/\1/p' "$log" | head -n1)
+			sed 's/^/  /' "$log" >&2
+			cleanup_fail
+			die "patch $n/${#patches[@]} '$p' does not apply${bad:+ (file: $bad)}; tree left as it was"
+		fi
+	fi
+	files=${newfiles[$p]:-}
+	if [ -n "$files" ]; then
+		while IFS= read -r f; do
+			[ -n "$f" ] || continue
+			if [ "$f" = MAINTAINERS.fragment ]; then
+				maintainers_insert "$overlay/$f" "$target/MAINTAINERS" ||
+					{ cleanup_fail; die "patch $n '$p': cannot add $f to MAINTAINERS"; }
+				git -C "$target" add -f MAINTAINERS
+				continue
+			fi
+			if git -C "$target" cat-file -e "HEAD~1:$f" 2>/dev/null; then
+				cleanup_fail
+				die "patch $n '$p' adds $f, but the tree already has it; changes to existing files belong in patches/"
+			fi
+			mkdir -p "$target/$(dirname "$f")"
+			cp -p "$overlay/$f" "$target/$f"
+			git -C "$target" add -f -- "$f"
+		done <<<"$files"
+		git -C "$target" commit -q --amend --no-edit --allow-empty >/dev/null ||
+			{ cleanup_fail; die "cannot fold new files into patch $n '$p'"; }
+	fi
+done
+info "applied ${#patches[@]} patch(es) onto $(git -C "$target" rev-parse --short HEAD~${#patches[@]})"
+echo "$target"

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what block-batch needs on Debian 12 (as root), or, when not root,
+# name what is missing.  Runs quickly when everything is already there.
+
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PKGS=(qemu-system-x86 busybox-static fio liburing-dev sparse ccache flex bison
+      bc libelf-dev libssl-dev cpio kmod xz-utils gcc make perl git file
+      coreutils util-linux)
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	die "missing packages: ${missing[*]}; run: sudo apt-get install --no-install-recommends ${missing[*]}"
+fi
+info "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+{ apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
+	>"${TMPDIR:-/tmp}/block-batch-apt.log" 2>&1 ||
+	{ tail -n 20 "${TMPDIR:-/tmp}/block-batch-apt.log" >&2; die "apt-get install failed"; }

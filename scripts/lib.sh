@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common helpers for the block-batch tooling.  Sourced, never executed.
+
+BB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BB_CACHE=${BB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/block-batch}
+BB_OUT=${BB_OUT:-$BB_TOP/out}
+BB_LOCK=$BB_TOP/base.lock
+
+die()  { echo "block-batch: error: $*" >&2; exit 1; }
+warn() { echo "block-batch: WARNING: $*" >&2; }
+info() { echo "block-batch: $*" >&2; }
+
+# need_tools TOOL... -- fail with one clear line naming every missing tool.
+need_tools() {
+	local t missing=()
+
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || missing+=("$t")
+	done
+	[ ${#missing[@]} -eq 0 ] ||
+		die "missing tool(s): ${missing[*]} (on Debian: see 'scripts/install-deps.sh')"
+}
+
+# lock_get KEY -- value of KEY=... in base.lock
+lock_get() {
+	sed -n "s/^$1=//p" "$BB_LOCK"
+}
+
+# stage NAME CMD... -- run a stage and record its wall time
+stage() {
+	local name=$1 t0 rc
+	shift
+	t0=$(date +%s)
+	"$@"
+	rc=$?
+	echo "$name $(( $(date +%s) - t0 ))s rc=$rc" >> "$BB_OUT/stages.txt"
+	info "stage '$name' took $(( $(date +%s) - t0 ))s (rc=$rc)"
+	return $rc
+}

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the host-side tests of the block-batch tooling.  Each test is a
+# bash script: exit 0 pass, 4 skip, anything else fail.
+
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/bb-hosttest.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+export BB_CACHE=$T/cache
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+# expect_fail REGEX CMD... -- CMD must exit non-zero and say REGEX on stderr
+expect_fail() {
+	local re=$1 rc
+	shift
+	"$@" > "$T/out" 2> "$T/err"
+	rc=$?
+	[ $rc -ne 0 ] || { cat "$T/err"; fail "'$*' succeeded, expected a failure"; }
+	grep -Eq "$re" "$T/err" || { cat "$T/err"; fail "'$*' did not say /$re/"; }
+	echo "ok: '$*' -> rc=$rc: $(grep -E "$re" "$T/err" | head -n1)"
+}
+
+# mk_fake_kernel DIR -- a tiny kernel-shaped git tree
+mk_fake_kernel() {
+	mkdir -p "$1/block" "$1/tools/testing/selftests"
+	printf 'VERSION = 7\n' > "$1/Makefile"
+	printf 'int a;\nint b;\n/* 1 */\n/* 2 */\n/* 3 */\n/* 4 */\n/* 5 */\n/* 6 */\n/* 7 */\nint c;\n' > "$1/block/blk-core.c"
+	printf 'TARGETS += arm64\nTARGETS += bpf\n' > "$1/tools/testing/selftests/Makefile"
+	git -C "$1" init -q -b main && git -C "$1" add -A &&
+		git -C "$1" commit -q -m base
+}
+
+# mk_fake_series DIR OVERLAY -- a two-patch series for the fake kernel: the
+# first patch edits an existing file and adds a new directory (kept in
+# OVERLAY), the second only edits.
+mk_fake_series() {
+	local k=$T/series-src
+
+	mk_fake_kernel "$k"
+	mkdir -p "$2/tools/testing/selftests/fake"
+	echo 'echo hi' > "$2/tools/testing/selftests/fake/test_x_01.sh"
+	sed -i 's/^int b;/int b = 1;/' "$k/block/blk-core.c"
+	git -C "$k" commit -q -a -m "block: one" -m "Signed-off-by: t <t@t>"
+	sed -i 's/^int c;/int c = 2;/' "$k/block/blk-core.c"
+	git -C "$k" commit -q -a -m "block: two" -m "Signed-off-by: t <t@t>"
+	mkdir -p "$1"
+	git -C "$k" format-patch -q -o "$1" HEAD~2
+	{
+		echo "# test series"
+		echo "0001-block-one.patch tools/testing/selftests/fake"
+		echo "0002-block-two.patch"
+	} > "$1/series"
+}
+
+# tree_state DIR -- everything a user would notice about their tree
+tree_state() {
+	git -C "$1" rev-parse HEAD
+	git -C "$1" symbolic-ref -q HEAD
+	git -C "$1" for-each-ref --format='%(refname) %(objectname)'
+	git -C "$1" worktree list --porcelain | grep -c '^worktree'
+	git -C "$1" status --porcelain --untracked-files=all
+	find "$1" -path "$1/.git" -prune -o -type f -newer "$T/stamp" -print
+}
