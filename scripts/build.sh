@@ -32,16 +32,9 @@ for f in "${frags[@]}"; do
 	[ -r "$f" ] || die "config fragment $f not found"
 done
 
-cc=gcc
-command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
-export CCACHE_DIR=${CCACHE_DIR:-$BB_CACHE/ccache}
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+cc=$(bb_cc)
 # Identical sources at different paths must hit the same cache entries.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(realpath "$ktree")}
-export CCACHE_NOHASHDIR=1
-# Reproducible builds: same inputs, same objects, more cache hits.
-export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970"
-export KBUILD_BUILD_USER=block-batch KBUILD_BUILD_HOST=block-batch
 jobs=${BB_JOBS:-$(nproc)}
 
 mkdir -p "$obj" || die "cannot create $obj"

@@ -37,3 +37,19 @@ stage() {
 	info "stage '$name' took $(( $(date +%s) - t0 ))s (rc=$rc)"
 	return $rc
 }
+
+# The compiler for kernel builds: the same string everywhere, or Kbuild sees a
+# changed command line and rebuilds everything.
+bb_cc() {
+	if command -v ccache >/dev/null 2>&1; then
+		echo "ccache gcc"
+	else
+		echo gcc
+	fi
+}
+export CCACHE_DIR=${CCACHE_DIR:-$BB_CACHE/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+export CCACHE_NOHASHDIR=1
+# Reproducible builds: same inputs, same objects, more cache hits.
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970"
+export KBUILD_BUILD_USER=block-batch KBUILD_BUILD_HOST=block-batch

@@ -120,8 +120,8 @@ if [ $finished -ne 1 ]; then
 	tail -n 40 "$log.txt" | sed 's/^/#   /'
 fi
 # shellcheck source=../tools/testing/selftests/block-batch/test_common.sh
-splat_re=$(sed -n "s/^BB_SPLAT_RE='\(.*\)'$/\1/p" \
-	"$BB_TOP/tools/testing/selftests/block-batch/test_common.sh")
+eval "$(grep '^BB_SPLAT_RE' "$BB_TOP/tools/testing/selftests/block-batch/test_common.sh")"
+splat_re=$BB_SPLAT_RE
 if grep -Eq "$splat_re" "$log.txt"; then
 	grep -E -B2 -A20 "$splat_re" "$log.txt" | head -n 60 | sed 's/^/#   /'
 	tap 1 "guest: kernel log free of lockdep/KASAN/KCSAN/WARN/BUG/hung-task reports"

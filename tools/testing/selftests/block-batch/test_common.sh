@@ -56,13 +56,15 @@ _require_null_blk() {
 	fi
 	[ -d "$BB_NULLB_CFS" ] || modprobe null_blk nr_devices=0 2>/dev/null
 	[ -d "$BB_NULLB_CFS" ] ||
-		_skip "null_blk with configfs is not available (CONFIG_BLK_DEV_NULL_BLK, CONFIG_CONFIGFS_FS)"
+		_skip "null_blk configfs is not available" \
+		      "(CONFIG_BLK_DEV_NULL_BLK, CONFIG_CONFIGFS_FS)"
 }
 
 _require_debugfs() {
 	[ -d /sys/kernel/debug/block ] && return 0
 	mount -t debugfs none /sys/kernel/debug 2>/dev/null
-	[ -d /sys/kernel/debug/block ] || _skip "block debugfs is not available (CONFIG_BLK_DEBUG_FS)"
+	[ -d /sys/kernel/debug/block ] ||
+		_skip "block debugfs is not available (CONFIG_BLK_DEBUG_FS)"
 }
 
 # _sched_available DEV SCHED
@@ -80,7 +82,9 @@ _set_sched() {
 }
 
 # _nullb_create NAME [attr=value]...
-#   Create a null_blk device through configfs and print its disk name.
+#   Create a null_blk device through configfs; its disk is /dev/NAME (null_blk
+#   names configfs devices after their directory).  Not in a subshell: the
+#   device is remembered for _cleanup_test.
 #   Defaults: memory backed, 4k blocks, 256 MiB, one submit queue per CPU.
 _nullb_create() {
 	local name=$1 dir kv
@@ -97,7 +101,7 @@ _nullb_create() {
 		fi
 	done
 	echo 1 > "$dir/power" || return 1
-	echo "nullb$(cat "$dir/index")"
+	[ -b "/dev/$name" ] && [ -d "/sys/block/$name" ]
 }
 
 _nullb_destroy() {
@@ -139,7 +143,8 @@ _integrity_test() {
 	_require_null_blk
 	_prep_test "write+verify, $engine, schedulers: $BB_SCHEDULERS"
 
-	dev=$(_nullb_create "bb_$TID") || _skip "cannot create a null_blk device"
+	dev=bb_$TID
+	_nullb_create "$dev" || _skip "cannot create a null_blk device"
 	for sched in $BB_SCHEDULERS; do
 		if ! _sched_available "$dev" "$sched"; then
 			_log "$sched: not built in, not tested"
@@ -161,7 +166,12 @@ _integrity_test() {
 }
 
 # Everything the kernel must never say while a test runs.
-BB_SPLAT_RE='WARNING:|BUG:|Oops|general protection fault|possible circular locking|possible recursive locking|inconsistent lock state|INFO: possible irq lock inversion|suspicious RCU usage|turning off the locking correctness validator|KASAN:|KCSAN:|UBSAN:|blocked for more than|soft lockup|hard LOCKUP|Call Trace:'
+BB_SPLAT_RE='WARNING:|BUG:|Oops|general protection fault'
+BB_SPLAT_RE+='|possible circular locking|possible recursive locking'
+BB_SPLAT_RE+='|inconsistent lock state|possible irq lock inversion'
+BB_SPLAT_RE+='|suspicious RCU usage|turning off the locking correctness validator'
+BB_SPLAT_RE+='|KASAN:|KCSAN:|UBSAN:|blocked for more than|soft lockup|hard LOCKUP'
+BB_SPLAT_RE+='|Call Trace:'
 
 # _prep_test DESCRIPTION -- mark the kernel log and make a scratch directory
 _prep_test() {

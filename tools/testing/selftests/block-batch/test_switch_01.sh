@@ -14,7 +14,8 @@ _require_null_blk
 
 _prep_test "scheduler switching under fio verify"
 
-dev=$(_nullb_create "bb_$TID") || _skip "cannot create a null_blk device"
+dev=bb_$TID
+_nullb_create "$dev" || _skip "cannot create a null_blk device"
 scheds=()
 for s in $BB_SCHEDULERS; do
 	_sched_available "$dev" "$s" && scheds+=("$s")

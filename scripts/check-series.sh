@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Static checks of the series, patch by patch:
+#   checkpatch  scripts/checkpatch.pl --strict on every exported patch
+#   build       check out each commit in turn and build the objects it touches
+#               with W=1 and sparse (C=2); a warning that the same object does
+#               not have on the base is an error.  Selftest directories a patch
+#               touches are built with their own Makefile.
+# usage: check-series.sh [checkpatch|build|all] [O_DIR]
+#   O_DIR: a configured build directory of the cached tree (default out/obj)
+
+set -u
+. "$(dirname "$0")/lib.sh"
+
+what=${1:-all}
+obj=${2:-$BB_OUT/obj}
+need_tools git perl make
+
+rc=0
+tree=$("$BB_TOP/scripts/fetch-base.sh") || exit 1
+
+check_patches() {
+	local dir p out
+
+	# checkpatch runs scripts/spdxcheck.py with "env python3": make that the
+	# system python, which has python3-ply and python3-git.
+	mkdir -p "$BB_CACHE/pybin"
+	ln -sf /usr/bin/python3 "$BB_CACHE/pybin/python3"
+	export PATH=$BB_CACHE/pybin:$PATH
+
+	dir=$("$BB_TOP/scripts/export-series.sh" -o "$BB_OUT/series") || return 1
+	for p in "$dir"/0*.patch; do
+		case $p in *0000-cover-letter.patch) continue ;; esac
+		out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse \
+			--no-summary --show-types "$p" 2>&1)
+		if [ -n "$out" ]; then
+			echo "checkpatch: $(basename "$p"):"
+			echo "$out" | sed 's/^/  /'
+			rc=1
+		else
+			echo "checkpatch: $(basename "$p"): clean"
+		fi
+	done
+}
+
+# warnings FILE.o -- W=1 and sparse warnings for one object, line numbers cut
+warnings() {
+	make -s -C "$tree" O="$obj" CC="$(bb_cc)" W=1 C=2 "$1" 2>&1 |
+		grep -E 'warning:|error:' | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort -u
+}
+
+build_patches() {
+	local commits c f o n=0 new base_w
+	local -a objs
+
+	[ -f "$obj/.config" ] || { echo "build: no configured $obj; run scripts/test.sh first"; return 1; }
+	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+		die "$tree is dirty"
+	git -C "$tree" rev-parse -q --verify block-batch >/dev/null ||
+		"$BB_TOP/scripts/apply-series.sh" >/dev/null || return 1
+	commits=$(git -C "$tree" rev-list --reverse block-batch-base..block-batch)
+	for c in $commits; do
+		n=$((n + 1))
+		git -C "$tree" checkout -q "$c" || return 1
+		objs=()
+		for f in $(git -C "$tree" diff --name-only --diff-filter=AM "$c~1" "$c"); do
+			case $f in
+			tools/testing/selftests/*/*)
+				d=$(echo "$f" | cut -d/ -f1-4)
+				case " ${objs[*]} " in *" $d/ "*) ;; *) objs+=("$d/") ;; esac ;;
+			*.c) [ -f "$obj/${f%.c}.o" ] || [ -f "$tree/${f%.c}.o" ] &&
+				objs+=("${f%.c}.o") ;;
+			esac
+		done
+		for o in "${objs[@]}"; do
+			case $o in
+			tools/*)
+				if make -s -C "$tree/$o" O="$obj/kselftest-check" >/dev/null 2>"$obj/ks.err"; then
+					echo "build: patch $n: $o: ok"
+				else
+					echo "build: patch $n: $o: FAILED"; sed 's/^/  /' "$obj/ks.err"; rc=1
+				fi
+				continue ;;
+			esac
+			new=$(warnings "$o")
+			if [ -z "$new" ]; then
+				echo "build: patch $n: $o: ok"
+				continue
+			fi
+			git -C "$tree" checkout -q block-batch-base
+			base_w=$(warnings "$o")
+			git -C "$tree" checkout -q "$c"
+			new=$(comm -23 <(echo "$new") <(echo "$base_w"))
+			if [ -n "$new" ]; then
+				echo "build: patch $n: $o: new warnings:"
+				echo "$new" | sed 's/^/  /'
+				rc=1
+			else
+				echo "build: patch $n: $o: ok (only warnings the base has too)"
+			fi
+		done
+		[ ${#objs[@]} -gt 0 ] || echo "build: patch $n: nothing to build"
+	done
+	git -C "$tree" checkout -q block-batch
+	make -s -C "$tree" O="$obj" CC="$(bb_cc)" -j"$(nproc)" bzImage >/dev/null 2>&1 ||
+		{ echo "build: the whole series does not build"; rc=1; }
+}
+
+case $what in
+checkpatch) check_patches ;;
+build) build_patches ;;
+all) check_patches; build_patches ;;
+*) echo "usage: $0 [checkpatch|build|all] [O_DIR]" >&2; exit 2 ;;
+esac
+exit $rc
