@@ -59,7 +59,7 @@ for c in "${commits[@]}"; do
 		excl+=(":(exclude)MAINTAINERS")
 		claims+=(MAINTAINERS.fragment)
 	fi
-	name=$(git -C "$tree" format-patch -1 --start-number "$n" -o "$tmp" "$c" -- . "${excl[@]}")
+	name=$(git -C "$tree" format-patch --zero-commit -1 --start-number "$n" -o "$tmp" "$c" -- . "${excl[@]}")
 	echo "$(basename "$name") ${claims[*]}" | sed 's/ *$//' >> "$tmp/series"
 done
 rm -f "$pdir"/[0-9][0-9][0-9][0-9]-*.patch
