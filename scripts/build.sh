@@ -5,21 +5,25 @@
 # configs/debug.config, the selftests' config fragment and any extra
 # fragments given with -f.  Uses ccache when it is installed.
 #
-# usage: build.sh [-f FRAGMENT]... KTREE O_DIR
+# usage: build.sh [-n] [-f FRAGMENT]... KTREE O_DIR
+#   -n  leave out configs/debug.config (lockdep): for benchmarks
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
-frags=("$BB_TOP/configs/boot.config" "$BB_TOP/configs/debug.config"
-       "$BB_TOP/tools/testing/selftests/block-batch/config")
-while getopts "f:" opt; do
+debug=$BB_TOP/configs/debug.config
+frags=()
+while getopts "nf:" opt; do
 	case $opt in
+	n) debug= ;;
 	f) frags+=("$(realpath "$OPTARG")") ;;
-	*) echo "usage: $0 [-f FRAGMENT]... KTREE O_DIR" >&2; exit 2 ;;
+	*) echo "usage: $0 [-n] [-f FRAGMENT]... KTREE O_DIR" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 2 ] || { echo "usage: $0 [-f FRAGMENT]... KTREE O_DIR" >&2; exit 2; }
+frags=("$BB_TOP/configs/boot.config" ${debug:+"$debug"}
+       "$BB_TOP/tools/testing/selftests/block-batch/config" "${frags[@]}")
+[ $# -eq 2 ] || { echo "usage: $0 [-n] [-f FRAGMENT]... KTREE O_DIR" >&2; exit 2; }
 ktree=$1
 obj=$2
 

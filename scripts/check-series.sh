@@ -51,7 +51,7 @@ check_patches() {
 
 # warnings FILE.o -- W=1 and sparse warnings for one object, line numbers cut
 warnings() {
-	make -s -C "$tree" O="$obj" CC="$(bb_cc)" W=1 C=2 "$1" 2>&1 |
+	make -s -C "$tree" O="$obj" CC="$(bb_cc)" W=1 C=2 CHECK="$BB_TOP/scripts/sparse" "$1" 2>&1 |
 		grep -E 'warning:|error:' | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort -u
 }
 
@@ -60,6 +60,11 @@ build_patches() {
 	local -a objs
 
 	[ -f "$obj/.config" ] || { echo "build: no configured $obj; run scripts/test.sh first"; return 1; }
+	# bookworm's sparse is too old for 7.x (C=2 would silently check nothing)
+	"$BB_TOP/scripts/install-herd7.sh" >/dev/null ||
+		{ echo "build: cannot install a current sparse"; return 1; }
+	sh "$tree/scripts/checker-valid.sh" "$BB_TOP/scripts/sparse" -m64 | grep -qx 1 ||
+		{ echo "build: $BB_TOP/scripts/sparse is not usable for this kernel"; return 1; }
 	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 		die "$tree is dirty"
 	git -C "$tree" rev-parse -q --verify block-batch >/dev/null ||

@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install herd7 (the Linux-kernel memory model checker) into a private
-# directory, without root and without touching the system's apt setup.
+# Install herd7 (the Linux-kernel memory model checker) and a current sparse
+# (bookworm's 0.6.4 is too old for 7.x: the kernel's scripts/checker-valid.sh
+# rejects it and C=1 silently does nothing) into a private directory, without
+# root and without touching the system's apt setup.
 #
 # Debian sid's herdtools7 needs a newer glibc than the host may have, so sid's
-# herdtools7, libc6 and libgmp10 are unpacked side by side under DIR/root and
-# herd7 runs through that glibc's own loader (see scripts/herd7).  apt runs
+# herdtools7, sparse, libc6 and libgmp10 are unpacked side by side under
+# DIR/root and run through that glibc's own loader (see scripts/sid-tool).  apt runs
 # with a private sources/lists/cache directory under DIR.
 #
 # Prints DIR on stdout.  Fast and quiet when herd7 is already installed.
@@ -28,14 +30,16 @@ esac
 
 dir=${BB_HERD7_DIR:-$BB_CACHE/herd7}
 mirror=${BB_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-pkgs=(herdtools7 libc6 libgmp10)
+pkgs=(herdtools7 sparse libc6 libgmp10)
 libdir=usr/lib/x86_64-linux-gnu
 
 # works ROOT -- does the herd7 unpacked under ROOT run?
 works() {
 	[ -x "$1/usr/bin/herd7" ] && [ -x "$1/$libdir/ld-linux-x86-64.so.2" ] &&
 	"$1/$libdir/ld-linux-x86-64.so.2" --library-path "$1/$libdir" \
-		"$1/usr/bin/herd7" -version >/dev/null 2>&1
+		"$1/usr/bin/herd7" -version >/dev/null 2>&1 &&
+	"$1/$libdir/ld-linux-x86-64.so.2" --library-path "$1/$libdir" \
+		"$1/usr/bin/sparse" --version >/dev/null 2>&1
 }
 
 # Fast path: already installed.

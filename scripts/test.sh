@@ -13,18 +13,21 @@
 #   --kdir DIR   test the series on your own kernel tree (a new branch)
 #   --host-only  only the host-side tooling tests (no kernel build)
 #   --tests      only these kselftests (e.g. test_switch_01.sh)
+#   -f FRAGMENT  extra kernel config fragment, e.g. configs/rt.config or
+#                configs/kcsan.config (own build directory out/obj-NAME)
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
-kdir=${KDIR:-} host_only=0 tests= smp=2
+kdir=${KDIR:-} host_only=0 tests= smp=2 frags=() objname=obj
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kdir) kdir=${2:?}; shift 2 ;;
 	--host-only) host_only=1; shift ;;
 	--tests) tests=${2:?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
-	-h|--help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-f) frags+=(-f "$(realpath "${2:?}")"); objname+=-$(basename "$2" .config); shift 2 ;;
+	-h|--help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "usage: $0 [--kdir DIR] [--host-only] [--tests LIST] [--smp N]" >&2; exit 2 ;;
 	esac
 done
@@ -80,8 +83,13 @@ stage fetch "$BB_TOP/scripts/fetch-base.sh" > "$BB_OUT/base-tree" ||
 stage apply "$BB_TOP/scripts/apply-series.sh" ${kdir:+--kdir "$kdir"} \
 	> "$BB_OUT/tree" || { tap 1 "guest: apply series"; finish; }
 tree=$(cat "$BB_OUT/tree")
-stage build "$BB_TOP/scripts/build.sh" "$tree" "$BB_OUT/obj" > "$BB_OUT/bzImage.path" ||
+obj=$BB_OUT/$objname
+stage build "$BB_TOP/scripts/build.sh" "${frags[@]}" "$tree" "$obj" > "$BB_OUT/bzImage.path" ||
 	{ tap 1 "guest: build kernel"; finish; }
+stage bisect "$BB_TOP/scripts/check-series.sh" build "$obj" > "$BB_OUT/bisect.log" 2>&1
+rc=$?
+sed 's/^/# /' "$BB_OUT/bisect.log" | grep -v '^# block-batch:'
+tap $rc "series: each patch builds the objects it touches (W=1, sparse), no new warnings"
 stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" "$tree" "$BB_OUT/initramfs.cpio.gz" \
 	>/dev/null || { tap 1 "guest: initramfs"; finish; }
 append="bb.mode=test"

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the benchmark guest as /extra/run.  Settings come from
+# /extra/params (written by scripts/run.sh).  For each scheduler and job
+# count: a fresh null_blk set up as in the 2025 "request batch dispatching
+# for sq elevator" cover letter (submit_queues scaled to the vCPUs), then its
+# fio command.  One line per case:
+#   BENCH kernel=K sched=S jobs=N iops=I merges=M
+
+. /extra/params
+nullb=/sys/kernel/config/nullb/bbbench
+
+for sched in $SCHEDS; do
+	for jobs in $JOBS; do
+		mkdir "$nullb" || exit 1
+		for kv in completion_nsec=0 blocksize=512 home_node=0 \
+			  irqmode="$IRQMODE" submit_queues="$(nproc)" \
+			  hw_queue_depth=1024 size=1024 memory_backed=0 \
+			  queue_mode=2; do
+			echo "${kv#*=}" > "$nullb/${kv%%=*}"
+		done
+		echo 1 > "$nullb/power"
+		if ! echo "$sched" > /sys/block/bbbench/queue/scheduler; then
+			echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=NA merges=NA"
+			echo 0 > "$nullb/power"; rmdir "$nullb"
+			continue
+		fi
+		[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
+		# seed 000's command, with the runtime scaled down for TCG
+		fio --filename=/dev/bbbench --name=test --rw="$RW" --bs=4k \
+			--iodepth=32 --numjobs="$jobs" --iodepth_batch_submit=8 \
+			--iodepth_batch_complete=8 --direct=1 --ioengine=io_uring \
+			--group_reporting --time_based --runtime="$RUNTIME" \
+			--output-format=terse --terse-version=3 > /tmp/fio.out 2>&1
+		# terse v3: field 8 read iops, field 49 write iops
+		iops=$(awk -F';' 'NF > 49 { print $8 + $49 }' /tmp/fio.out)
+		merges=$(awk '{ print $2 + $6 }' /sys/block/bbbench/stat)
+		echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=${iops:-NA} merges=$merges"
+		# CONFIG_LOCK_STAT: acquisitions and contentions of the locks
+		# this series changes, with the I/O count to make them per I/O
+		ios=$(awk '{ print $1 + $5 }' /sys/block/bbbench/stat)
+		[ -r /proc/lock_stat ] && awk -v pre="LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios" '
+			$1 ~ /^&(q->queue_lock|eq->lock|dd->lock|bfqd->lock):$/ {
+				c = $1; sub(/:$/, "", c)
+				print pre " class=" c " con=" $3 " acq=" $9
+			}' /proc/lock_stat
+		echo 0 > "$nullb/power"
+		rmdir "$nullb"
+	done
+done
