@@ -29,6 +29,20 @@ pdir=$BB_TOP/patches
 mapfile -t commits < <(git -C "$tree" rev-list --reverse "$base..$tip")
 [ ${#commits[@]} -gt 0 ] || die "no commits in $base..$tip of $tree"
 
+# strip_diffs PATCH FILE... -- drop the diffs of FILEs from PATCH
+strip_diffs() {
+	local p=$1
+
+	shift
+	[ $# -gt 0 ] || return 0
+	awk -v files="$*" '
+	BEGIN { n = split(files, f, " "); for (i = 1; i <= n; i++) drop["a/" f[i]] = 1 }
+	/^diff --git / { skip = ($3 in drop) }
+	/^-- $/ { skip = 0 }
+	!skip
+	' "$p" > "$p.new" && mv "$p.new" "$p"
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 {
@@ -44,7 +58,7 @@ for c in "${commits[@]}"; do
 		mkdir -p "$BB_TOP/$(dirname "$f")"
 		git -C "$tree" show "$c:$f" > "$BB_TOP/$f"
 		[ -x "$tree/$f" ] && chmod +x "$BB_TOP/$f"
-		excl+=(":(exclude)$f")
+		excl+=("$f")
 		# claim the top-most directory that this commit creates
 		d=$(dirname "$f") top=$f
 		while [ "$d" != . ] && ! git -C "$tree" cat-file -e "$c~1:$d" 2>/dev/null; do
@@ -56,10 +70,14 @@ for c in "${commits[@]}"; do
 	# the MAINTAINERS entry of MAINTAINERS.fragment is folded in by apply
 	title=$(head -n1 "$BB_TOP/MAINTAINERS.fragment" 2>/dev/null)
 	if [ -n "$title" ] && git -C "$tree" show "$c" -- MAINTAINERS | grep -qxF "+$title"; then
-		excl+=(":(exclude)MAINTAINERS")
+		excl+=(MAINTAINERS)
 		claims+=(MAINTAINERS.fragment)
 	fi
-	name=$(git -C "$tree" format-patch --zero-commit -1 --start-number "$n" -o "$tmp" "$c" -- . "${excl[@]}")
+	# Not a pathspec: with one, format-patch -1 picks the last commit that
+	# touches the paths, and a commit whose diff is all new files vanishes.
+	name=$(git -C "$tree" format-patch --zero-commit --no-stat -1 \
+		--start-number "$n" -o "$tmp" "$c") || die "format-patch of $c failed"
+	strip_diffs "$name" "${excl[@]}"
 	echo "$(basename "$name") ${claims[*]}" | sed 's/ *$//' >> "$tmp/series"
 done
 rm -f "$pdir"/[0-9][0-9][0-9][0-9]-*.patch

@@ -94,9 +94,13 @@ stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" "$tree" "$BB_OUT/initramfs.cpio
 	>/dev/null || { tap 1 "guest: initramfs"; finish; }
 append="bb.mode=test"
 [ -n "$tests" ] && append+=" bb.tests=$tests"
+# A scratch NVMe controller with several queues, for the reset stress.
+truncate -s 256M "$BB_OUT/nvme.img"
+nvme=(-q -drive -q "file=$BB_OUT/nvme.img,if=none,id=bbnvme,format=raw"
+      -q -device -q "nvme,serial=bbnvme,drive=bbnvme,max_ioqpairs=4")
 stage boot+tests "$BB_TOP/scripts/boot.sh" -s "$smp" -t "${BB_GUEST_TIMEOUT:-2400}" \
-	-a "$append" "$(cat "$BB_OUT/bzImage.path")" "$BB_OUT/initramfs.cpio.gz" \
-	"$BB_OUT/guest.log"
+	"${nvme[@]}" -a "$append" "$(cat "$BB_OUT/bzImage.path")" \
+	"$BB_OUT/initramfs.cpio.gz" "$BB_OUT/guest.log"
 boot_rc=$?
 log=$BB_OUT/guest.log
 tr -d '\r' < "$log" > "$log.txt"

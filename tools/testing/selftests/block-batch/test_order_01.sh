@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Dispatch order through mq-deadline on a multi-queue null_blk.
+#
+# One fio job per CPU (at most four), each pinned to its own CPU and writing
+# its own region sequentially, in bursts: libaio, iodepth=32, 32 requests per
+# io_submit() and all 32 reaped before the next burst.  Merging is off, so a
+# burst is 32 requests that are inserted into mq-deadline under one lock hold
+# (one plug flush), and mq-deadline dispatches the requests of one region in
+# ascending sector order.  Every CPU's hw queue run dispatches from the one
+# shared mq-deadline queue, so the requests of a region are dequeued by
+# several CPUs at once.
+#
+# block:block_rq_issue (the driver's ->queue_rq()) is traced with a global
+# clock, and for each region the test counts inversions: a request issued
+# after a request of the same region with a higher sector.
+#
+# With the elevator lock held across a whole dispatch batch, a batch is only
+# cut short by max_dispatch (nr_requests), dispatch budget (none on null_blk)
+# or driver tags (64 per hw queue).  The setup below keeps a whole round of
+# bursts within all three, so a burst is never split between two dispatchers
+# and the expected count is 0.  Without batching, dispatchers take turns
+# request by request and the count is usually not 0.
+
+. "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
+
+BB_TRACEFS=/sys/kernel/tracing
+bb_depth=32
+bb_bs=4096
+bb_region_mb=8
+
+_require_root
+_require_program fio
+_require_program awk
+_require_fio_engine libaio
+_require_null_blk
+
+if [ ! -d "$BB_TRACEFS/events" ]; then
+	mount -t tracefs nodev "$BB_TRACEFS" 2>/dev/null
+fi
+[ -d "$BB_TRACEFS/events/block/block_rq_issue" ] ||
+	_skip "tracefs or the block:block_rq_issue event is not available"
+# Someone else is tracing: do not take the ring buffer away from them.
+[ "$(cat "$BB_TRACEFS/tracing_on")" = 0 ] ||
+	[ -z "$(grep -v '^#' "$BB_TRACEFS/set_event" 2>/dev/null)" ] ||
+	_skip "tracefs is in use"
+
+_trace_reset() {
+	echo 0 > "$BB_TRACEFS/tracing_on"
+	echo 0 > "$BB_TRACEFS/events/block/block_rq_issue/enable"
+	echo 0 > "$BB_TRACEFS/events/block/block_rq_issue/filter"
+	echo local > "$BB_TRACEFS/trace_clock" 2>/dev/null
+	echo > "$BB_TRACEFS/trace"
+}
+
+_prep_test "dispatch order of sequential bursts through mq-deadline"
+
+dev=bb_$TID
+_nullb_create "$dev" || _skip "cannot create a null_blk device"
+_sched_available "$dev" mq-deadline || _skip "mq-deadline is not built in"
+_set_sched "$dev" mq-deadline || _fail "cannot select mq-deadline"
+echo 2 > "/sys/block/$dev/queue/nomerges" || _fail "cannot disable merging"
+
+ncpu=$(nproc)
+jobs=$((ncpu < 4 ? ncpu : 4))
+nr_req=$(cat "/sys/block/$dev/queue/nr_requests")
+if [ $((jobs * bb_depth)) -gt "$nr_req" ]; then
+	_fail "nr_requests $nr_req < $jobs jobs x $bb_depth: batches would split"
+fi
+
+# block_rq_issue's dev field is the kernel's dev_t: major << 20 | minor.
+IFS=: read -r major minor < "/sys/block/$dev/dev"
+devt=$(((major << 20) | minor))
+
+if [ "$BB_ERR" -eq 0 ]; then
+	_trace_reset
+	echo global > "$BB_TRACEFS/trace_clock" ||
+		_fail "cannot select the global trace clock"
+	orig_buf_kb=$(sed -E 's/.*expanded: ([0-9]+).*/\1/' \
+		"$BB_TRACEFS/buffer_size_kb")
+	echo 8192 > "$BB_TRACEFS/buffer_size_kb"
+	echo "dev == $devt" > "$BB_TRACEFS/events/block/block_rq_issue/filter" ||
+		_fail "cannot set the block_rq_issue filter"
+	echo 1 > "$BB_TRACEFS/events/block/block_rq_issue/enable"
+	echo 1 > "$BB_TRACEFS/tracing_on"
+
+	fio --name=bb-order --filename="/dev/$dev" --ioengine=libaio \
+		--direct=1 --rw=write --bs=$bb_bs --iodepth=$bb_depth \
+		--iodepth_batch_submit=$bb_depth \
+		--iodepth_batch_complete_min=$bb_depth \
+		--iodepth_batch_complete_max=$bb_depth \
+		--numjobs=$jobs --size=${bb_region_mb}M \
+		--offset_increment=${bb_region_mb}M \
+		--cpus_allowed="0-$((jobs - 1))" --cpus_allowed_policy=split \
+		--group_reporting > "$BB_TMP/fio.log" 2>&1 ||
+		_fail "fio failed: $(tail -n 5 "$BB_TMP/fio.log")"
+
+	echo 0 > "$BB_TRACEFS/tracing_on"
+	cat "$BB_TRACEFS/trace" > "$BB_TMP/trace"
+	_trace_reset
+	echo "$orig_buf_kb" > "$BB_TRACEFS/buffer_size_kb"
+fi
+
+# Per region: issued requests, inversions, requests issued by a CPU other
+# than the one the region's job runs on (dispatched by another CPU's run).
+# cpus_allowed_policy=split puts job N, which writes region N, on CPU N.
+if [ "$BB_ERR" -eq 0 ]; then
+	read -r issued inversions foreign < <(awk \
+		-v region=$((bb_region_mb * 2048)) '
+		/block_rq_issue:/ {
+			if (!match($0, /\[[0-9]+\]/))
+				next
+			cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0
+			for (i = 1; i < NF; i++)
+				if ($(i + 1) == "+")
+					break
+			if (i == NF)
+				next
+			sector = $i + 0
+			r = int(sector / region)
+			n++
+			if ((r in last) && sector < last[r])
+				inv++
+			last[r] = sector
+			if (cpu != r)
+				foreign++
+		}
+		END { printf "%d %d %d\n", n, inv, foreign }' "$BB_TMP/trace")
+
+	expected=$((jobs * bb_region_mb * 1024 * 1024 / bb_bs))
+	_log "$jobs jobs, $issued requests issued ($expected written)," \
+	     "$foreign issued by another CPU, $inversions inversions"
+	if [ "$issued" -ne "$expected" ]; then
+		_fail "traced $issued requests, expected $expected (lost events?)"
+	fi
+	if [ "$inversions" -ne 0 ]; then
+		_fail "$inversions dispatch order inversions"
+	fi
+fi
+
+_show_result
