@@ -55,6 +55,12 @@ newcfg=$obj/.config.block-batch
 missing=0
 while IFS= read -r line; do
 	case "$line" in
+	CONFIG_*=n)
+		# "=n" shows up as "# CONFIG_X is not set", or not at all
+		grep -q "^${line%=n}=" "$obj/.config" || continue
+		warn "config: '$line' asked for but set"
+		missing=1
+		continue ;;
 	CONFIG_*=*) ;;
 	*) continue ;;
 	esac
