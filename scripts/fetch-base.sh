@@ -54,24 +54,8 @@ need_tools apt-get apt-cache dpkg-deb dpkg sha256sum tar xz git
 
 apt_dir=$BB_CACHE/apt
 deb_dir=$BB_CACHE/debs
-mkdir -p "$apt_dir/sources" "$apt_dir/lists/partial" \
-	 "$apt_dir/cache/archives/partial" "$deb_dir" ||
+mkdir -p "$deb_dir" && bb_apt_setup "$apt_dir" "$suites" "$mirror" ||
 	die "cannot create $BB_CACHE"
-cat > "$apt_dir/sources/block-batch.sources" <<EOT
-Types: deb
-URIs: $mirror
-Suites: $suites
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOT
-APT_OPTS=(-o Dir::Etc::SourceList=/dev/null
-	  -o "Dir::Etc::SourceParts=$apt_dir/sources"
-	  -o "Dir::State::Lists=$apt_dir/lists"
-	  -o "Dir::Cache=$apt_dir/cache"
-	  -o Dir::State::status=/dev/null
-	  -o Acquire::Retries=1
-	  -o Acquire::http::Timeout=20
-	  -o APT::Sandbox::User=root)
 
 deb_file() { echo "$deb_dir/${pkg}_${1/:/%3a}_all.deb"; }
 

@@ -65,21 +65,8 @@ if [ $force -eq 0 ] && works "$dir/root"; then
 	exit 0
 fi
 
-cat > "$dir/sources/herd7.sources" <<EOT
-Types: deb
-URIs: $mirror
-Suites: sid
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOT
-APT_OPTS=(-o Dir::Etc::SourceList=/dev/null
-	  -o "Dir::Etc::SourceParts=$dir/sources"
-	  -o "Dir::State::Lists=$dir/lists"
-	  -o "Dir::Cache=$dir/cache"
-	  -o Dir::State::status=/dev/null
-	  -o Acquire::Retries=1
-	  -o Acquire::http::Timeout=20
-	  -o APT::Sandbox::User=root)
+bb_apt_setup "$dir" sid "$mirror" ||
+	die "cannot install herd7: cannot set up apt in $dir"
 
 info "installing herd7 from Debian sid into $dir"
 if ! apt-get -q "${APT_OPTS[@]}" update > "$dir/update.log" 2>&1 ||

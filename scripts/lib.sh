@@ -53,3 +53,29 @@ export CCACHE_NOHASHDIR=1
 # Reproducible builds: same inputs, same objects, more cache hits.
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970"
 export KBUILD_BUILD_USER=block-batch KBUILD_BUILD_HOST=block-batch
+
+# bb_apt_setup DIR SUITES [MIRROR] -- a private apt configuration in DIR
+# (sources, lists, cache) for Debian SUITES; sets APT_OPTS for apt-get and
+# apt-cache.  The system's apt configuration is never read or written.
+bb_apt_setup() {
+	local dir=$1 suites=$2 mirror=${3:-${BB_DEBIAN_MIRROR:-http://deb.debian.org/debian}}
+
+	mkdir -p "$dir/sources" "$dir/lists/partial" "$dir/cache/archives/partial" ||
+		return 1
+	rm -f "$dir/sources"/*.sources
+	cat > "$dir/sources/block-batch.sources" <<EOT || return 1
+Types: deb
+URIs: $mirror
+Suites: $suites
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOT
+	APT_OPTS=(-o Dir::Etc::SourceList=/dev/null
+		  -o "Dir::Etc::SourceParts=$dir/sources"
+		  -o "Dir::State::Lists=$dir/lists"
+		  -o "Dir::Cache=$dir/cache"
+		  -o Dir::State::status=/dev/null
+		  -o Acquire::Retries=1
+		  -o Acquire::http::Timeout=20
+		  -o APT::Sandbox::User=root)
+}
