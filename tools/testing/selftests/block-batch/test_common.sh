@@ -165,6 +165,20 @@ _integrity_test() {
 	_show_result
 }
 
+# _verify_while PID DEV -- short fio write+verify runs on DEV, one after the
+#   other, for as long as PID (a stress loop) lives, at least once.  Sets
+#   BB_RUNS to the number of runs; fails at the first verify error.
+_verify_while() {
+	local pid=$1 dev=$2
+
+	BB_RUNS=0
+	while kill -0 "$pid" 2>/dev/null || [ "$BB_RUNS" -eq 0 ]; do
+		_fio_verify "$dev" io_uring --size=8M --offset_increment=8M ||
+			return 1
+		BB_RUNS=$((BB_RUNS + 1))
+	done
+}
+
 # Everything the kernel must never say while a test runs.
 BB_SPLAT_RE='WARNING:|BUG:|Oops|general protection fault'
 BB_SPLAT_RE+='|possible circular locking|possible recursive locking'

@@ -48,15 +48,11 @@ for sched in none mq-deadline; do
 	rm -f "$BB_TMP/cycles"
 	_quiesce_loop "$CYCLES" &
 	loop_pid=$!
-	runs=0
-	while kill -0 $loop_pid 2>/dev/null || [ $runs -eq 0 ]; do
-		_fio_verify "$dev" io_uring --size=8M --offset_increment=8M ||
-			{ _fail "$sched: fio verify failed during quiesce cycles"; break; }
-		runs=$((runs + 1))
-	done
+	_verify_while $loop_pid "$dev" ||
+		_fail "$sched: fio verify failed during quiesce cycles"
 	wait $loop_pid || _fail "$sched: a quiescing sysfs write failed"
 	cycles=$(cat "$BB_TMP/cycles" 2>/dev/null || echo 0)
-	_log "$sched: $cycles quiesce cycles during $runs fio verify runs"
+	_log "$sched: $cycles quiesce cycles during $BB_RUNS fio verify runs"
 	[ "$cycles" -ge "$CYCLES" ] || _fail "$sched: only $cycles quiesce cycles"
 done
 

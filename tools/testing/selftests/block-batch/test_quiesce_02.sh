@@ -46,15 +46,11 @@ for sched in none mq-deadline; do
 		echo $i > "$BB_TMP/resets"
 	) &
 	loop_pid=$!
-	runs=0
-	while kill -0 $loop_pid 2>/dev/null || [ $runs -eq 0 ]; do
-		_fio_verify "$ns" io_uring --size=8M --offset_increment=8M ||
-			{ _fail "$sched: fio verify failed during controller resets"; break; }
-		runs=$((runs + 1))
-	done
+	_verify_while $loop_pid "$ns" ||
+		_fail "$sched: fio verify failed during controller resets"
 	wait $loop_pid
 	resets=$(cat "$BB_TMP/resets" 2>/dev/null || echo 0)
-	_log "$sched: $resets controller resets during $runs fio verify runs"
+	_log "$sched: $resets controller resets during $BB_RUNS fio verify runs"
 	[ "$resets" -ge "$RESETS" ] || _fail "$sched: only $resets resets"
 	grep -q live "$ctrl/state" || _fail "$sched: controller not live after the resets"
 done
