@@ -62,7 +62,7 @@ finish() {
 echo "TAP version 13"
 
 stage deps "$BB_TOP/scripts/install-deps.sh"
-tap $? "host: dependencies installed" 
+tap $? "host: dependencies installed"
 [ $fail -eq 0 ] || finish
 
 # --- host-side tests of the tooling ----------------------------------------
