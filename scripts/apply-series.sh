@@ -194,16 +194,20 @@ for p in "${patches[@]}"; do
 	n=$((n + 1))
 	log=$BB_CACHE/am.log
 	mkdir -p "$BB_CACHE"
-	if ! git -C "$target" am -q --keep-cr "$pdir/$p" >"$log" 2>&1; then
-		if ! grep -q '^diff --git' "$pdir/$p" &&
-		   git -C "$target" am -q --allow-empty >>"$log" 2>&1; then
-			:
-		else
-			bad=$(sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p;s/^error: \([^:]*\): does not exist in index/\1/p;s/^error: \([^:]*\): already exists in index/\1/p' "$log" | head -n1)
-			sed 's/^/  /' "$log" >&2
-			cleanup_fail
-			die "patch $n/${#patches[@]} '$p' does not apply${bad:+ (file: $bad)}; tree left as it was"
-		fi
+	if ! grep -q '^diff --git' "$pdir/$p"; then
+		# All of it is new files (folded in below): an empty commit.
+		# Without a diff, git am would keep the "-- " signature and
+		# the version line in the message, so drop them first.
+		sed '/^-- $/,$d' "$pdir/$p" > "$BB_CACHE/empty.patch" &&
+			git -C "$target" am -q --keep-cr --allow-empty \
+				"$BB_CACHE/empty.patch" >"$log" 2>&1 ||
+			{ sed 's/^/  /' "$log" >&2; cleanup_fail
+			  die "patch $n/${#patches[@]} '$p' (no diff) cannot be applied; tree left as it was"; }
+	elif ! git -C "$target" am -q --keep-cr "$pdir/$p" >"$log" 2>&1; then
+		bad=$(sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p;s/^error: \([^:]*\): does not exist in index/\1/p;s/^error: \([^:]*\): already exists in index/\1/p' "$log" | head -n1)
+		sed 's/^/  /' "$log" >&2
+		cleanup_fail
+		die "patch $n/${#patches[@]} '$p' does not apply${bad:+ (file: $bad)}; tree left as it was"
 	fi
 	files=${newfiles[$p]:-}
 	if [ -n "$files" ]; then

@@ -54,6 +54,23 @@ export CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970"
 export KBUILD_BUILD_USER=block-batch KBUILD_BUILD_HOST=block-batch
 
+# bb_base_worktree TREE -- the commit that the series was applied to in TREE
+# (its HEAD less the series' commits), checked out detached in a worktree of
+# its own under the cache (made once); prints the worktree's path.
+bb_base_worktree() {
+	local tree=$1 nr base
+
+	nr=$(git -C "$tree" rev-list --count block-batch-base..HEAD 2>/dev/null ||
+	     grep -cv '^#' "$BB_TOP/patches/series") || return 1
+	base=$BB_CACHE/worktrees/base-$(git -C "$tree" rev-parse --short "HEAD~$nr") ||
+		return 1
+	if [ ! -d "$base" ]; then
+		git -C "$tree" worktree add -q --detach "$base" "HEAD~$nr" ||
+			{ warn "cannot add a worktree for the base of $tree"; return 1; }
+	fi
+	echo "$base"
+}
+
 # bb_apt_setup DIR SUITES [MIRROR] -- a private apt configuration in DIR
 # (sources, lists, cache) for Debian SUITES; sets APT_OPTS for apt-get and
 # apt-cache.  The system's apt configuration is never read or written.

@@ -15,7 +15,7 @@ set -u
 ktree=$1
 out=$(realpath -m "$2")
 extra=${3:-}
-need_tools busybox bash fio timeout cpio gzip ldd make
+need_tools busybox bash fio timeout cpio gzip ldd make rsync
 busybox=$(command -v busybox)
 file -L "$busybox" 2>/dev/null | grep -q 'dynamically linked' &&
 	die "$busybox is not static; install busybox-static"

@@ -9,26 +9,29 @@
 #     N passed, N failed, N skipped
 # Exit status: 0 only if nothing failed.
 #
-# usage: test.sh [--kdir DIR] [--host-only] [--tests a,b] [--smp N]
+# usage: test.sh [--kdir DIR] [--host-only] [--tests a,b] [--smp N] [--no-base]
 #   --kdir DIR   test the series on your own kernel tree (a new branch)
 #   --host-only  only the host-side tooling tests (no kernel build)
 #   --tests      only these kselftests (e.g. test_switch_01.sh)
+#   --no-base    skip the base kernel (built with the same config and booted
+#                in the same run, to compare merging against it)
 #   -f FRAGMENT  extra kernel config fragment, e.g. configs/rt.config or
 #                configs/kcsan.config (own build directory out/obj-NAME)
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
-kdir=${KDIR:-} host_only=0 tests= smp=2 frags=() objname=obj
+kdir=${KDIR:-} host_only=0 tests= smp=2 frags=() objname=obj base_cmp=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kdir) kdir=${2:?}; shift 2 ;;
 	--host-only) host_only=1; shift ;;
 	--tests) tests=${2:?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
+	--no-base) base_cmp=0; shift ;;
 	-f) frags+=(-f "$(realpath "${2:?}")"); objname+=-$(basename "$2" .config); shift 2 ;;
-	-h|--help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "usage: $0 [--kdir DIR] [--host-only] [--tests LIST] [--smp N]" >&2; exit 2 ;;
+	-h|--help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "usage: $0 [--kdir DIR] [--host-only] [--tests LIST] [--smp N] [--no-base]" >&2; exit 2 ;;
 	esac
 done
 
@@ -139,5 +142,40 @@ if grep -Eq "$splat_re" "$log.txt"; then
 	tap 1 "guest: kernel log free of lockdep/KASAN/KCSAN/WARN/BUG/hung-task reports"
 else
 	tap 0 "guest: kernel log free of lockdep/KASAN/KCSAN/WARN/BUG/hung-task reports"
+fi
+
+# --- the base kernel: same config, same run --------------------------------
+# test_merge_01 prints the merge ratio per scheduler and case; the series
+# must merge at least as well as the kernel it applies to (the regression
+# that sank the 2024 mq-deadline/bfq scalability series).  The base also
+# runs test_order_01 (expected to fail there), for its inversion count.
+# merge_ratios LOG -- "SCHED CASE RATIO" per merge_01 line of a guest log
+merge_ratios() {
+	sed -n 's/^# merge_01: sched=\([^ ]*\) case=\([^ ]*\) .* ratio=\([0-9.]*\).*/\1 \2 \3/p' "$1"
+}
+if [ $base_cmp -eq 1 ] && [ -n "$(merge_ratios "$log.txt")" ]; then
+	blog=$BB_OUT/guest-base.log
+	base_tree=$(bb_base_worktree "$tree") &&
+	stage build-base "$BB_TOP/scripts/build.sh" "${frags[@]}" "$base_tree" \
+		"$obj-base" > "$BB_OUT/bzImage-base.path" &&
+	stage boot-base "$BB_TOP/scripts/boot.sh" -s "$smp" -t 900 \
+		-a "bb.mode=test bb.tests=test_merge_01.sh,test_order_01.sh" \
+		"$(cat "$BB_OUT/bzImage-base.path")" "$BB_OUT/initramfs.cpio.gz" "$blog"
+	tap $? "base: base kernel built and booted with the same config"
+	tr -d '\r' < "$blog" > "$blog.txt" 2>/dev/null
+	grep -E '^# (merge|order)_01: ' "$blog.txt" | sed 's/^# /# base kernel: /'
+	while read -r sched case ratio; do
+		bratio=$(merge_ratios "$blog.txt" | awk -v s="$sched" -v c="$case" \
+			'$1 == s && $2 == c { print $3 }')
+		if [ -z "$bratio" ]; then
+			tap 1 "base: $sched $case merge ratio: no figure from the base kernel"
+			continue
+		fi
+		# Both are fractions of bios merged; BB_MERGE_SLACK absorbs run
+		# to run noise (default 0.02: 2% of the bios).
+		awk -v p="$ratio" -v b="$bratio" -v d="${BB_MERGE_SLACK:-0.02}" \
+			'BEGIN { exit !(p >= b - d) }'
+		tap $? "base: $sched $case merge ratio, series $ratio >= base $bratio"
+	done < <(merge_ratios "$log.txt")
 fi
 finish

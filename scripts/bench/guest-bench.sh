@@ -2,13 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the benchmark guest as /extra/run.  Settings come from
-# /extra/params (written by scripts/run.sh).  For each scheduler and job
+# /extra/params (written by scripts/run.sh); the kernel command line names
+# the kernel (bb.kernel=base|patched, set by scripts/bench/run-guests.sh)
+# and may override bb.scheds=, bb.jobs= (comma-separated lists) and
+# bb.runtime=.  For each scheduler and job
 # count: a fresh null_blk set up as in the 2025 "request batch dispatching
 # for sq elevator" cover letter (submit_queues scaled to the vCPUs), then its
 # fio command.  One line per case:
 #   BENCH kernel=K sched=S jobs=N iops=I merges=M
 
 . /extra/params
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	bb.kernel=*) KERNEL=${arg#*=} ;;
+	bb.scheds=*) SCHEDS=${arg#*=}; SCHEDS=${SCHEDS//,/ } ;;
+	bb.jobs=*) JOBS=${arg#*=}; JOBS=${JOBS//,/ } ;;
+	bb.runtime=*) RUNTIME=${arg#*=} ;;
+	esac
+done
 nullb=/sys/kernel/config/nullb/bbbench
 
 for sched in $SCHEDS; do
@@ -38,11 +49,16 @@ for sched in $SCHEDS; do
 		merges=$(awk '{ print $2 + $6 }' /sys/block/bbbench/stat)
 		echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=${iops:-NA} merges=$merges"
 		# CONFIG_LOCK_STAT: acquisitions and contentions of the locks
-		# this series changes, with the I/O count to make them per I/O
+		# this series changes, with the I/O count to make them per I/O.
+		# The scheduler's lock is dd->lock / bfqd->lock in the base
+		# kernel and the elevator lock (its lockdep class is named
+		# after the elevator) with the series: one row, "sched-lock".
 		ios=$(awk '{ print $1 + $5 }' /sys/block/bbbench/stat)
 		[ -r /proc/lock_stat ] && awk -v pre="LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios" '
-			$1 ~ /^&(q->queue_lock|eq->lock|dd->lock|bfqd->lock):$/ {
+			$1 ~ /^(&q->queue_lock|&dd->lock|&bfqd->lock|mq-deadline|bfq|kyber):$/ {
 				c = $1; sub(/:$/, "", c)
+				if (c != "&q->queue_lock")
+					c = "sched-lock"
 				print pre " class=" c " con=" $3 " acq=" $9
 			}' /proc/lock_stat
 		echo 0 > "$nullb/power"
