@@ -198,9 +198,10 @@ for p in "${patches[@]}"; do
 		# All of it is new files (folded in below): an empty commit.
 		# Without a diff, git am would keep the "-- " signature and
 		# the version line in the message, so drop them first.
+		# git am stops at an empty patch; --allow-empty resumes it.
 		sed '/^-- $/,$d' "$pdir/$p" > "$BB_CACHE/empty.patch" &&
-			git -C "$target" am -q --keep-cr --allow-empty \
-				"$BB_CACHE/empty.patch" >"$log" 2>&1 ||
+		{ git -C "$target" am -q --keep-cr "$BB_CACHE/empty.patch" >"$log" 2>&1 ||
+		  git -C "$target" am -q --allow-empty >>"$log" 2>&1; } ||
 			{ sed 's/^/  /' "$log" >&2; cleanup_fail
 			  die "patch $n/${#patches[@]} '$p' (no diff) cannot be applied; tree left as it was"; }
 	elif ! git -C "$target" am -q --keep-cr "$pdir/$p" >"$log" 2>&1; then

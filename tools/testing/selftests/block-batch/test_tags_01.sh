@@ -1,0 +1,264 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Driver tag exhaustion: no tag, budget or request may leak.
+#
+# blk-mq-sched dequeues a batch of requests from the elevator under one lock
+# hold and stops when no driver tag is left; a request that got no tag goes
+# back and must not keep a tag, a budget or an active-request count.  Two
+# setups where driver tags run out all the time, through mq-deadline and bfq:
+#
+#  A. one null_blk with shared_tag_bitmap=1 (BLK_MQ_F_TAG_HCTX_SHARED: every
+#     hw queue allocates from one tag bitmap, like a SCSI host) and only
+#     hw_queue_depth=2 tags for one hw queue per CPU;
+#  B. two null_blk with shared_tags=1 (one tag set shared between the two
+#     devices, so blk-mq fair-shares its tags: hctx_may_queue()), written at
+#     the same time.
+#
+# null_blk completes from a timer (irqmode=2), not inline in ->queue_rq(),
+# so that requests hold their driver tags and the tags really run out.
+# fio (io_uring, iodepth far above the tag depth) writes and verifies on the
+# device(s).  Once idle, every tag must be back: in debugfs every "busy=" of
+# every hctx's tags and sched_tags is 0, hctx "busy", "dispatch" and the
+# software queues are empty, hctx "active" is 0, and /sys/block/DEV/inflight
+# is "0 0".
+#
+# Case B verifies data only where null_blk's global tag set may block
+# (null_blk.blocking=1): memory-backed null_blk allocates pages in
+# ->queue_rq(), and a non-blocking tag set runs it under rcu_read_lock()
+# ("sleeping function called from invalid context").  Otherwise the B
+# devices are not memory backed and fio runs mixed I/O without verify.
+
+. "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
+
+BB_DBG=/sys/kernel/debug/block
+bb_timer=(irqmode=2 completion_nsec=50000)
+
+_require_root
+_require_program fio
+_require_fio_engine io_uring
+_require_null_blk
+_require_debugfs
+
+# _nullb_has_attr ATTR -- the configfs null_blk device has attribute ATTR
+_nullb_has_attr() {
+	grep -qw -- "$1" "$BB_NULLB_CFS/features" 2>/dev/null
+}
+_nullb_has_attr shared_tag_bitmap ||
+	_skip "null_blk has no shared_tag_bitmap configfs attribute"
+_nullb_has_attr shared_tags ||
+	_skip "null_blk has no shared_tags configfs attribute"
+
+# _nullb_param NAME DEFAULT -- a null_blk module parameter
+_nullb_param() {
+	cat "/sys/module/null_blk/parameters/$1" 2>/dev/null || echo "$2"
+}
+
+# _busy_sum FILE -- sum of the "busy=" lines of a debugfs tags file
+_busy_sum() {
+	awk -F= '/^busy=/ { s += $2 } END { print s + 0 }' "$1" 2>/dev/null
+}
+
+# _tags_idle DEV -- check that DEV holds no tag, request or budget.  Prints
+# what is wrong to $BB_TMP/idle.DEV and the counts checked to
+# $BB_TMP/counts.DEV ("hctxs tagfiles schedfiles nr_tags").
+_tags_idle() {
+	local dev=$1 h f kind c nh=0 nt=0 ns=0 nr_tags=? bad=0 r w
+	local out=$BB_TMP/idle.$dev
+
+	: > "$out"
+	# debugfs files have size 0: read them, do not test -s.
+	for h in "$BB_DBG/$dev"/hctx*; do
+		[ -d "$h" ] || continue
+		nh=$((nh + 1))
+		for kind in tags sched_tags; do
+			c=$(cat "$h/$kind" 2>/dev/null)
+			[ -n "$c" ] || continue
+			if ! echo "$c" | grep -q '^busy='; then
+				echo "${h##*/}/$kind: no busy= line" >> "$out"
+				bad=1
+				continue
+			fi
+			if [ "$kind" = tags ]; then
+				nt=$((nt + 1))
+				nr_tags=$(echo "$c" | sed -n 's/^nr_tags=//p')
+			else
+				ns=$((ns + 1))
+			fi
+			if echo "$c" | grep '^busy=' | grep -qv '^busy=0$'; then
+				c=$(echo "$c" | grep '^busy=' | tr '\n' ' ')
+				echo "${h##*/}/$kind: $c" >> "$out"
+				bad=1
+			fi
+		done
+		for f in "$h/busy" "$h/dispatch" "$h"/cpu*/*_rq_list; do
+			[ -e "$f" ] || continue
+			c=$(head -n 3 "$f")
+			[ -z "$c" ] && continue
+			echo "${f#"$BB_DBG/$dev/"}: $(echo "$c" | tr '\n' ' ')" >> "$out"
+			bad=1
+		done
+		c=$(cat "$h/active" 2>/dev/null)
+		if [ -n "$c" ] && [ "$c" != 0 ]; then
+			echo "${h##*/}/active: $c" >> "$out"
+			bad=1
+		fi
+	done
+	read -r r w < "/sys/block/$dev/inflight"
+	if [ "$r" != 0 ] || [ "$w" != 0 ]; then
+		echo "inflight: $r $w" >> "$out"
+		bad=1
+	fi
+	if [ $nh -eq 0 ] || [ $nt -eq 0 ]; then
+		echo "no hctx tags files under $BB_DBG/$dev" >> "$out"
+		bad=1
+	fi
+	echo "$nh $nt $ns $nr_tags" > "$BB_TMP/counts.$dev"
+	return $bad
+}
+
+# _check_idle SCHED DEV... -- after fio: every tag of every DEV is back.
+#   A tag is freed right after the completion that fio waits for: allow
+#   two more looks a second apart before calling it a leak.
+_check_idle() {
+	local sched=$1 dev try nh nt ns nr ok
+	shift
+
+	for dev in "$@"; do
+		ok=0
+		for try in 1 2 3; do
+			if _tags_idle "$dev"; then
+				ok=1
+				break
+			fi
+			[ $try -lt 3 ] && sleep 1
+		done
+		read -r nh nt ns nr < "$BB_TMP/counts.$dev"
+		if [ $ok -eq 0 ]; then
+			sed 's/^/#   /' "$BB_TMP/idle.$dev"
+			_fail "$sched: $dev holds tags or requests while idle"
+			continue
+		fi
+		if [ "$sched" != none ] && [ "$ns" -ne "$nh" ]; then
+			_fail "$sched: $dev: $ns sched_tags files for $nh hctxs"
+			continue
+		fi
+		_log "$sched: $dev idle after $try check(s): $nh hctxs, $nt tags" \
+		     "+ $ns sched_tags files all busy=0 (nr_tags=$nr)," \
+		     "dispatch/busy/ctx lists empty, active 0, inflight 0 0"
+	done
+}
+
+# _peak_busy DEV -- highest "busy=" of DEV's hctx0/tags seen so far
+_peak_busy() {
+	local v
+
+	v=$(_busy_sum "$BB_DBG/$1/hctx0/tags")
+	[ "${v:-0}" -gt "$(cat "$BB_TMP/peak.$1")" ] && echo "$v" > "$BB_TMP/peak.$1"
+}
+
+# _run_io SCHED VERIFY MB DEV... -- fio on every DEV at once, iodepth 32
+#   per job, 4 jobs of MB MiB per device; VERIFY=1: write+verify, 0: mixed.
+_run_io() {
+	local sched=$1 verify=$2 mb=$3 dev pids=() i rc=0
+	shift 3
+
+	for dev in "$@"; do
+		echo 0 > "$BB_TMP/peak.$dev"
+		if [ "$verify" = 1 ]; then
+			_fio_verify "$dev" io_uring --iodepth=32 --size="${mb}M" \
+				--offset_increment="${mb}M" &
+		else
+			fio --name=bb-tags --filename="/dev/$dev" \
+				--ioengine=io_uring --direct=1 --rw=randrw \
+				--bs=4k --iodepth=32 --numjobs=4 --size="${mb}M" \
+				--offset_increment="${mb}M" --group_reporting \
+				> "$BB_TMP/fio.$dev.log" 2>&1 &
+		fi
+		pids+=($!)
+	done
+	while kill -0 "${pids[@]}" 2>/dev/null; do
+		for dev in "$@"; do
+			_peak_busy "$dev"
+		done
+		sleep 1
+	done
+	i=0
+	for dev in "$@"; do
+		if ! wait "${pids[$i]}"; then
+			tail -n 20 "$BB_TMP/fio.$dev.log" | sed 's/^/#   /'
+			_fail "$sched: fio on $dev failed"
+			rc=1
+		else
+			_log "$sched: $dev: fio ok, peak busy driver tags seen" \
+			     "$(cat "$BB_TMP/peak.$dev")"
+		fi
+		i=$((i + 1))
+	done
+	return $rc
+}
+
+# _case NAME VERIFY MB DEV... -- both schedulers on DEVs; counts tested ones
+_case() {
+	local name=$1 verify=$2 mb=$3 sched dev
+	shift 3
+
+	for sched in mq-deadline bfq; do
+		if ! _sched_available "$1" "$sched"; then
+			_log "$name: $sched: not built in, not tested"
+			continue
+		fi
+		for dev in "$@"; do
+			_set_sched "$dev" "$sched" ||
+				{ _fail "$name: cannot select $sched on $dev"; continue 2; }
+		done
+		_run_io "$name: $sched" "$verify" "$mb" "$@" || continue
+		_check_idle "$name: $sched" "$@"
+		tested=$((tested + 1))
+	done
+}
+
+_prep_test "driver tag exhaustion, shared tag bitmap and shared tag set"
+tested=0
+
+# Case A: all hw queues share 2 tags.
+da=bb_${TID}_a
+_nullb_create "$da" shared_tag_bitmap=1 hw_queue_depth=2 "${bb_timer[@]}" ||
+	_skip "cannot create a null_blk device with shared_tag_bitmap=1"
+nra=$(sed -n 's/^nr_tags=//p' "$BB_DBG/$da/hctx0/tags")
+[ "$nra" = 2 ] || _fail "A: $da has nr_tags=$nra, expected 2"
+grep -qw TAG_HCTX_SHARED "$BB_DBG/$da/hctx0/flags" ||
+	_fail "A: $da hctx flags lack TAG_HCTX_SHARED: $(cat "$BB_DBG/$da/hctx0/flags")"
+_log "A: $da: $(ls -d "$BB_DBG/$da"/hctx* | wc -l) hctxs share $nra tags"
+_case A 1 4 "$da"
+_nullb_destroy "$da"
+
+# Case B: two devices share null_blk's global tag set.
+if [ "$(_nullb_param blocking N)" = Y ]; then
+	bverify=1 bmem=1
+else
+	bverify=0 bmem=0
+	_log "B: null_blk.blocking is off: not memory backed, mixed I/O without verify"
+fi
+db1=bb_${TID}_b1
+db2=bb_${TID}_b2
+if _nullb_create "$db1" shared_tags=1 memory_backed=$bmem "${bb_timer[@]}" \
+	submit_queues="$(_nullb_param submit_queues 1)" &&
+   _nullb_create "$db2" shared_tags=1 memory_backed=$bmem "${bb_timer[@]}" \
+	submit_queues="$(_nullb_param submit_queues 1)"; then
+	nrb=$(sed -n 's/^nr_tags=//p' "$BB_DBG/$db1/hctx0/tags")
+	_log "B: $db1 and $db2 share a tag set of $nrb tags per hw queue"
+	for dev in "$db1" "$db2"; do
+		grep -qw TAG_QUEUE_SHARED "$BB_DBG/$dev/hctx0/flags" ||
+			_fail "B: $dev hctx flags lack TAG_QUEUE_SHARED:" \
+			      "$(cat "$BB_DBG/$dev/hctx0/flags")"
+	done
+	_case B $bverify 8 "$db1" "$db2"
+else
+	# shared_tags is in null_blk's features: this must work.
+	_fail "B: cannot create two null_blk devices with shared_tags=1"
+fi
+
+[ $tested -gt 0 ] || [ "$BB_ERR" -ne 0 ] ||
+	_skip "neither mq-deadline nor bfq is built in"
+_show_result
