@@ -8,17 +8,18 @@
 #               not have on the base is an error.  Selftest directories a patch
 #               touches are built with their own Makefile.
 # usage: check-series.sh [checkpatch|build|all] [O_DIR]
-#   O_DIR: a configured build directory of the cached tree (default out/obj)
+#   O_DIR: a configured build directory of the cached tree (default: its
+#          scripts/test.sh build directory, see bb_obj_dir)
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-all}
-obj=${2:-$BB_OUT/obj}
 need_tools git perl make
 
 rc=0
 tree=$("$BB_TOP/scripts/fetch-base.sh") || exit 1
+obj=${2:-$(bb_obj_dir "$tree" obj)}
 
 # covered PATCH -- every file PATCH adds is maintained on linux-block
 covered() {

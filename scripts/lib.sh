@@ -54,6 +54,18 @@ export CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970"
 export KBUILD_BUILD_USER=block-batch KBUILD_BUILD_HOST=block-batch
 
+# bb_obj_dir TREE NAME -- the build directory NAME for kernel tree TREE:
+# next to the tree, so that it sits at the same relative path from the tree
+# (../linux) for the cached base and the base worktree below, whichever
+# checkout of block-batch runs the build.  ccache (CCACHE_BASEDIR) then hits
+# across the two kernels and across runs.
+bb_obj_dir() {
+	local t
+
+	t=$(realpath -m "$1")
+	echo "$(dirname "$t")/$(basename "$t")-$2"
+}
+
 # bb_base_worktree TREE -- the commit that the series was applied to in TREE
 # (its HEAD less the series' commits), checked out detached in a worktree of
 # its own under the cache (made once); prints the worktree's path.
@@ -62,8 +74,9 @@ bb_base_worktree() {
 
 	nr=$(git -C "$tree" rev-list --count block-batch-base..HEAD 2>/dev/null ||
 	     grep -cv '^#' "$BB_TOP/patches/series") || return 1
-	base=$BB_CACHE/worktrees/base-$(git -C "$tree" rev-parse --short "HEAD~$nr") ||
+	base=$BB_CACHE/base-trees/$(git -C "$tree" rev-parse --short "HEAD~$nr")/linux ||
 		return 1
+	mkdir -p "$(dirname "$base")" || return 1
 	if [ ! -d "$base" ]; then
 		git -C "$tree" worktree add -q --detach "$base" "HEAD~$nr" ||
 			{ warn "cannot add a worktree for the base of $tree"; return 1; }

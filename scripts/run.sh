@@ -58,7 +58,7 @@ base=$(bb_base_worktree "$patched") || die "cannot set up the base tree"
 for k in base patched; do
 	eval tree=\$$k
 	stage "build-$k" "$BB_TOP/scripts/build.sh" $nodebug "${frags[@]}" "$tree" \
-		"$BB_OUT/obj-$tag-$k" > "$BB_OUT/$tag-$k.bzImage" || exit 1
+		"$(bb_obj_dir "$tree" "obj-$tag")" > "$BB_OUT/$tag-$k.bzImage" || exit 1
 done
 # One initramfs for both kernels: the guest learns which kernel it runs
 # from the command line (bb.kernel=, set by run-guests.sh).

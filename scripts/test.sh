@@ -16,7 +16,7 @@
 #   --no-base    skip the base kernel (built with the same config and booted
 #                in the same run, to compare merging against it)
 #   -f FRAGMENT  extra kernel config fragment, e.g. configs/rt.config or
-#                configs/kcsan.config (own build directory out/obj-NAME)
+#                configs/kcsan.config (own build directory linux-obj-NAME)
 
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -86,7 +86,7 @@ stage fetch "$BB_TOP/scripts/fetch-base.sh" > "$BB_OUT/base-tree" ||
 stage apply "$BB_TOP/scripts/apply-series.sh" ${kdir:+--kdir "$kdir"} \
 	> "$BB_OUT/tree" || { tap 1 "guest: apply series"; finish; }
 tree=$(cat "$BB_OUT/tree")
-obj=$BB_OUT/$objname
+obj=$(bb_obj_dir "$tree" "$objname")
 stage build "$BB_TOP/scripts/build.sh" "${frags[@]}" "$tree" "$obj" > "$BB_OUT/bzImage.path" ||
 	{ tap 1 "guest: build kernel"; finish; }
 stage bisect "$BB_TOP/scripts/check-series.sh" build "$obj" > "$BB_OUT/bisect.log" 2>&1
@@ -157,7 +157,7 @@ if [ $base_cmp -eq 1 ] && [ -n "$(merge_ratios "$log.txt")" ]; then
 	blog=$BB_OUT/guest-base.log
 	base_tree=$(bb_base_worktree "$tree") &&
 	stage build-base "$BB_TOP/scripts/build.sh" "${frags[@]}" "$base_tree" \
-		"$obj-base" > "$BB_OUT/bzImage-base.path" &&
+		"$(bb_obj_dir "$base_tree" "$objname")" > "$BB_OUT/bzImage-base.path" &&
 	stage boot-base "$BB_TOP/scripts/boot.sh" -s "$smp" -t 900 \
 		-a "bb.mode=test bb.tests=test_merge_01.sh,test_order_01.sh" \
 		"$(cat "$BB_OUT/bzImage-base.path")" "$BB_OUT/initramfs.cpio.gz" "$blog"
