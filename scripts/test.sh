@@ -150,10 +150,15 @@ fi
 # that sank the 2024 mq-deadline/bfq scalability series).  The base also
 # runs test_order_01 (expected to fail there), for its inversion count.
 # merge_ratios LOG -- "SCHED CASE RATIO" per merge_01 line of a guest log
+# (the kselftest runner prefixes the test's "# " lines with another "# ")
 merge_ratios() {
-	sed -n 's/^# merge_01: sched=\([^ ]*\) case=\([^ ]*\) .* ratio=\([0-9.]*\).*/\1 \2 \3/p' "$1"
+	sed -n 's/^\(# \)*merge_01: sched=\([^ ]*\) case=\([^ ]*\) .* ratio=\([0-9.]*\).*/\2 \3 \4/p' "$1"
 }
-if [ $base_cmp -eq 1 ] && [ -n "$(merge_ratios "$log.txt")" ]; then
+# Compare when test_merge_01 ran and passed or failed here (not skipped).
+if [ $base_cmp -eq 1 ] &&
+   grep -Eq '^(not )?ok [0-9]+ selftests: block-batch: test_merge_01.sh$|^not ok [0-9]+ selftests: block-batch: test_merge_01.sh ' "$log.txt"; then
+	[ -n "$(merge_ratios "$log.txt")" ]
+	tap $? "base: the series' merge ratios were reported (test_merge_01)"
 	blog=$BB_OUT/guest-base.log
 	base_tree=$(bb_base_worktree "$tree") &&
 	stage build-base "$BB_TOP/scripts/build.sh" "${frags[@]}" "$base_tree" \
@@ -163,7 +168,7 @@ if [ $base_cmp -eq 1 ] && [ -n "$(merge_ratios "$log.txt")" ]; then
 		"$(cat "$BB_OUT/bzImage-base.path")" "$BB_OUT/initramfs.cpio.gz" "$blog"
 	tap $? "base: base kernel built and booted with the same config"
 	tr -d '\r' < "$blog" > "$blog.txt" 2>/dev/null
-	grep -E '^# (merge|order)_01: ' "$blog.txt" | sed 's/^# /# base kernel: /'
+	grep -E '^(# )+(merge|order)_01: ' "$blog.txt" | sed -E 's/^(# )+/# base kernel: /'
 	while read -r sched case ratio; do
 		bratio=$(merge_ratios "$blog.txt" | awk -v s="$sched" -v c="$case" \
 			'$1 == s && $2 == c { print $3 }')
