@@ -178,9 +178,10 @@ if [ $base_cmp -eq 1 ] &&
 		fi
 		# Both are fractions of bios merged; BB_MERGE_SLACK absorbs run
 		# to run noise (default 0.02: 2% of the bios).
-		awk -v p="$ratio" -v b="$bratio" -v d="${BB_MERGE_SLACK:-0.02}" \
+		slack=${BB_MERGE_SLACK:-0.02}
+		awk -v p="$ratio" -v b="$bratio" -v d="$slack" \
 			'BEGIN { exit !(p >= b - d) }'
-		tap $? "base: $sched $case merge ratio, series $ratio >= base $bratio"
+		tap $? "base: $sched $case merge ratio, series $ratio >= base $bratio - $slack"
 	done < <(merge_ratios "$log.txt")
 fi
 finish
