@@ -108,6 +108,21 @@ if [ "$BB_ERR" -eq 0 ]; then
 	_cg_fio "$cgb" 64M &
 	pidb=$!
 
+	# Per-device weights only once both cgroups have a blkg for the
+	# device (their io.stat lists it).  Creating one from
+	# blkg_conf_prep() allocates with GFP_KERNEL under q->blkcg_mutex,
+	# which lockdep reports against bfq's blkcg_activate_policy() under
+	# q->elevator_lock and a frozen queue (fs_reclaim ->
+	# q_usage_counter -> elevator_lock -> blkcg_mutex): a v7.3 issue in
+	# blk-cgroup that this series does not touch.
+	for try in $(seq 60); do
+		grep -q "^$devno " "$cga/io.stat" &&
+			grep -q "^$devno " "$cgb/io.stat" && break
+		sleep 1
+	done
+	grep -q "^$devno " "$cga/io.stat" && grep -q "^$devno " "$cgb/io.stat" ||
+		_fail "no I/O of the cgroups reached $devno within 60 s"
+
 	# Change the weights while both run: default weights, then
 	# per-device weights, then per-device weights back to default.
 	changes=0
