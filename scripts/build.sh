@@ -5,25 +5,30 @@
 # configs/debug.config, the selftests' config fragment and any extra
 # fragments given with -f.  Uses ccache when it is installed.
 #
-# usage: build.sh [-n] [-f FRAGMENT]... KTREE O_DIR
+# usage: build.sh [-n] [-m] [-f FRAGMENT]... KTREE O_DIR
 #   -n  leave out configs/debug.config (lockdep): for benchmarks
+#   -m  add configs/modules.config (schedulers and null_blk as modules) and
+#       install the modules under O_DIR/modroot (for mkinitramfs.sh -m)
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
 debug=$BB_TOP/configs/debug.config
+modules=
 frags=()
-while getopts "nf:" opt; do
+while getopts "nmf:" opt; do
 	case $opt in
 	n) debug= ;;
+	m) modules=$BB_TOP/configs/modules.config ;;
 	f) frags+=("$(realpath "$OPTARG")") ;;
-	*) echo "usage: $0 [-n] [-f FRAGMENT]... KTREE O_DIR" >&2; exit 2 ;;
+	*) echo "usage: $0 [-n] [-m] [-f FRAGMENT]... KTREE O_DIR" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 frags=("$BB_TOP/configs/boot.config" ${debug:+"$debug"}
-       "$BB_TOP/tools/testing/selftests/block-batch/config" "${frags[@]}")
-[ $# -eq 2 ] || { echo "usage: $0 [-n] [-f FRAGMENT]... KTREE O_DIR" >&2; exit 2; }
+       "$BB_TOP/tools/testing/selftests/block-batch/config" ${modules:+"$modules"}
+       "${frags[@]}")
+[ $# -eq 2 ] || { echo "usage: $0 [-n] [-m] [-f FRAGMENT]... KTREE O_DIR" >&2; exit 2; }
 ktree=$1
 obj=$2
 
@@ -51,8 +56,15 @@ newcfg=$obj/.config.block-batch
 	make -s -C "$ktree" O="$obj" ARCH=x86_64 olddefconfig >/dev/null
 } || die "kernel configuration failed (see $obj/merge_config.log)"
 
-# Every option asked for must have made it into the final .config.
+# Every option asked for must have made it into the final .config; where
+# fragments disagree, the last one wins (as in merge_config.sh).
 missing=0
+declare -A want=()
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*) want[${line%%=*}]=$line ;;
+	esac
+done < <(cat "${frags[@]}")
 while IFS= read -r line; do
 	case "$line" in
 	CONFIG_*=n)
@@ -68,13 +80,21 @@ while IFS= read -r line; do
 		warn "config: '$line' asked for but not set (dependency missing?)"
 		missing=1
 	fi
-done < <(cat "${frags[@]}")
+done < <(printf '%s\n' "${want[@]}")
 [ $missing -eq 0 ] || die "config fragments not satisfied; fix configs/"
 
 info "building $(make -s -C "$ktree" O="$obj" kernelversion) in $obj with '$cc' -j$jobs"
 make -s -C "$ktree" O="$obj" ARCH=x86_64 CC="$cc" -j"$jobs" bzImage \
 	> "$obj/build.log" 2>&1 ||
 	{ tail -n 40 "$obj/build.log" >&2; die "kernel build failed (full log: $obj/build.log)"; }
+if [ -n "$modules" ]; then
+	rm -rf "$obj/modroot"
+	make -s -C "$ktree" O="$obj" ARCH=x86_64 CC="$cc" -j"$jobs" modules \
+		>> "$obj/build.log" 2>&1 &&
+	make -s -C "$ktree" O="$obj" ARCH=x86_64 INSTALL_MOD_PATH="$obj/modroot" \
+		INSTALL_MOD_STRIP=1 DEPMOD=/sbin/depmod modules_install >> "$obj/build.log" 2>&1 ||
+		{ tail -n 40 "$obj/build.log" >&2; die "module build failed (full log: $obj/build.log)"; }
+fi
 # Warnings are not fatal here (scripts/check-series.sh is strict), but show them.
 grep -E 'warning:' "$obj/build.log" | head -n 20 >&2
 cp "$obj/.config" "$newcfg"

@@ -2,20 +2,34 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the test guest's initramfs: busybox, bash, coreutils' timeout (the
-# kselftest runner wants --foreground), fio with its libraries, the installed
-# block-batch kselftests and scripts/guest/init.
+# kselftest runner wants --foreground), fio and dmsetup with their libraries,
+# the installed block-batch kselftests and scripts/guest/init.
 #
-# usage: mkinitramfs.sh KTREE OUT.cpio.gz [EXTRA-DIR]
+# usage: mkinitramfs.sh [-m MODROOT] KTREE OUT.cpio.gz [EXTRA-DIR]
 #   EXTRA-DIR, if given, is copied to /extra in the guest (benchmark scripts).
+#   -m MODROOT: the kernel's installed modules (build.sh -m puts them in
+#   O_DIR/modroot), copied to /lib/modules with kmod's modprobe.
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 2 ] || { echo "usage: $0 KTREE OUT.cpio.gz [EXTRA-DIR]" >&2; exit 2; }
+modroot=
+while getopts "m:" opt; do
+	case $opt in
+	m) modroot=$OPTARG ;;
+	*) echo "usage: $0 [-m MODROOT] KTREE OUT.cpio.gz [EXTRA-DIR]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 2 ] || { echo "usage: $0 [-m MODROOT] KTREE OUT.cpio.gz [EXTRA-DIR]" >&2; exit 2; }
+[ -z "$modroot" ] || [ -d "$modroot/lib/modules" ] ||
+	die "-m $modroot: no lib/modules there (build with scripts/build.sh -m)"
 ktree=$1
 out=$(realpath -m "$2")
 extra=${3:-}
-need_tools busybox bash fio timeout cpio gzip ldd make rsync
+# dmsetup is in /usr/sbin, which may not be in a user's PATH.
+PATH=$PATH:/usr/sbin:/sbin
+need_tools busybox bash fio timeout dmsetup cpio gzip ldd make rsync
 busybox=$(command -v busybox)
 file -L "$busybox" 2>/dev/null | grep -q 'dynamically linked' &&
 	die "$busybox is not static; install busybox-static"
@@ -44,6 +58,7 @@ rm -f "$root/bin/bash" "$root/bin/timeout"
 copy_bin "$(command -v bash)" /bin/bash
 copy_bin "$(command -v fio)" /usr/bin/fio
 copy_bin "$(command -v timeout)" /usr/bin/timeout
+copy_bin "$(command -v dmsetup)" /usr/sbin/dmsetup
 ln -sf ../../bin/bash "$root/usr/bin/bash"
 ln -sf /bin/busybox "$root/sbin/init.busybox"
 echo "root:x:0:0:root:/root:/bin/bash" > "$root/etc/passwd"
@@ -61,6 +76,17 @@ rm -rf "$ksobj" "$ksobj.log"
 [ -x "$root/kselftest/run_kselftest.sh" ] || die "kselftest install made no run_kselftest.sh"
 
 [ -n "$extra" ] && cp -a "$extra" "$root/extra"
+if [ -n "$modroot" ]; then
+	need_tools kmod
+	mkdir -p "$root/lib"
+	cp -a "$modroot/lib/modules" "$root/lib/" || die "cannot copy the modules"
+	copy_bin "$(command -v kmod)" /bin/kmod
+	# The kernel's request_module() runs /sbin/modprobe.
+	for a in modprobe insmod rmmod lsmod depmod modinfo; do
+		rm -f "$root/sbin/$a" "$root/bin/$a"
+		ln -s ../bin/kmod "$root/sbin/$a"
+	done
+fi
 install -m 755 "$BB_TOP/scripts/guest/init" "$root/init"
 
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) > "$out" ||

@@ -9,10 +9,18 @@
 #     N passed, N failed, N skipped
 # Exit status: 0 only if nothing failed.
 #
-# usage: test.sh [--kdir DIR] [--host-only] [--tests a,b] [--smp N] [--no-base]
+# usage: test.sh [--kdir DIR | --tree DIR] [--host-only] [--tests a,b]
+#                [--smp N] [--load N] [--full] [--no-base] [-f FRAGMENT]...
 #   --kdir DIR   test the series on your own kernel tree (a new branch)
+#   --tree DIR   DIR already has the series (and maybe more) applied: no
+#                host tests, fetch, apply or per-patch check; used by
+#                scripts/mutants.sh
 #   --host-only  only the host-side tooling tests (no kernel build)
 #   --tests      only these kselftests (e.g. test_switch_01.sh)
+#   --full       the long tier: every stress loop gets 300 s instead of the
+#                CI tier's 90 s (BB_STRESS_SECS in test_common.sh)
+#   --load N     N CPU hogs in their own session during the guest stages, to
+#                check that no verdict depends on the machine's load
 #   --no-base    skip the base kernel (built with the same config and booted
 #                in the same run, to compare merging against it)
 #   -f FRAGMENT  extra kernel config fragment, e.g. configs/rt.config or
@@ -21,19 +29,64 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-kdir=${KDIR:-} host_only=0 tests= smp=2 frags=() objname=obj base_cmp=1
+usage() {
+	echo "usage: $0 [--kdir DIR | --tree DIR] [--host-only] [--tests LIST] [--smp N] [--load N] [--full] [--no-base] [-f FRAGMENT]..." >&2
+	exit 2
+}
+kdir=${KDIR:-} ptree='' host_only=0 tests= smp=2 load=0 full=0 frags=() objname=obj base_cmp=1
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kdir) kdir=${2:?}; shift 2 ;;
+	--kdir|--tree|--tests|--smp|--load|-f)
+		[ $# -ge 2 ] || { echo "$0: $1 needs a value" >&2; usage; } ;;
+	esac
+	case $1 in
+	--kdir) kdir=$2; shift 2 ;;
+	--tree) ptree=$2; shift 2 ;;
 	--host-only) host_only=1; shift ;;
-	--tests) tests=${2:?}; shift 2 ;;
-	--smp) smp=${2:?}; shift 2 ;;
+	--tests) tests=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--load) load=$2; shift 2 ;;
 	--no-base) base_cmp=0; shift ;;
-	-f) frags+=(-f "$(realpath "${2:?}")"); objname+=-$(basename "$2" .config); shift 2 ;;
-	-h|--help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "usage: $0 [--kdir DIR] [--host-only] [--tests LIST] [--smp N] [--no-base]" >&2; exit 2 ;;
+	--full) full=1; shift ;;
+	-f)
+		[ -r "$2" ] || die "config fragment '$2' not found"
+		frags+=(-f "$(realpath "$2")"); objname+=-$(basename "$2" .config); shift 2 ;;
+	-h|--help) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "$0: unknown argument '$1'" >&2; usage ;;
 	esac
 done
+# Check every argument before anything is fetched or built.
+[[ $smp =~ ^[1-9][0-9]*$ ]] && [ "$smp" -le 8 ] || die "--smp '$smp': a number of CPUs, 1 to 8"
+[[ $load =~ ^[0-9]+$ ]] && [ "$load" -le 64 ] || die "--load '$load': a number of CPU hogs, 0 to 64"
+[ -z "$kdir" ] || [ -z "$ptree" ] || die "--kdir and --tree exclude each other"
+if [ -n "$ptree" ]; then
+	[ -f "$ptree/Makefile" ] && [ -d "$ptree/block" ] ||
+		die "--tree '$ptree' is not a kernel source tree"
+	[ -d "$ptree/tools/testing/selftests/block-batch" ] ||
+		die "--tree '$ptree' does not have the series applied"
+	ptree=$(realpath "$ptree")
+fi
+for t in ${tests//,/ }; do
+	[ -f "$BB_TOP/tools/testing/selftests/block-batch/$t" ] ||
+		die "--tests: no kselftest '$t' in tools/testing/selftests/block-batch"
+done
+
+# load_start / load_stop -- the --load CPU hogs, in a session of their own
+# (a background child is no process group leader, so setsid does not fork:
+# $! is the new session's leader and its process group id)
+load_pid=
+load_start() {
+	[ "$load" -gt 0 ] || return 0
+	setsid bash -c 'for _ in $(seq "$1"); do (while :; do :; done) & done; wait' \
+		bb-load "$load" </dev/null >/dev/null 2>&1 &
+	load_pid=$!
+	info "--load: $load CPU hogs in process group $load_pid"
+}
+load_stop() {
+	[ -n "$load_pid" ] && kill -- "-$load_pid" 2>/dev/null
+	load_pid=
+}
+trap load_stop EXIT
 
 mkdir -p "$BB_OUT"
 : > "$BB_OUT/stages.txt"
@@ -68,8 +121,9 @@ stage deps "$BB_TOP/scripts/install-deps.sh"
 tap $? "host: dependencies installed"
 [ $fail -eq 0 ] || finish
 
-# --- host-side tests of the tooling ----------------------------------------
+# --- host-side tests of the tooling (not with --tree: a mutant run) --------
 for t in "$BB_TOP"/tests/host/test_*.sh; do
+	[ -z "$ptree" ] || break
 	name=$(basename "$t" .sh)
 	t0=$(date +%s)
 	bash "$t" > "$BB_OUT/host-$name.log" 2>&1
@@ -81,30 +135,43 @@ done
 [ $host_only -eq 1 ] && finish
 
 # --- the guest -----------------------------------------------------------
-stage fetch "$BB_TOP/scripts/fetch-base.sh" > "$BB_OUT/base-tree" ||
-	{ tap 1 "guest: fetch base"; finish; }
-stage apply "$BB_TOP/scripts/apply-series.sh" ${kdir:+--kdir "$kdir"} \
-	> "$BB_OUT/tree" || { tap 1 "guest: apply series"; finish; }
-tree=$(cat "$BB_OUT/tree")
+if [ -n "$ptree" ]; then
+	tree=$ptree
+else
+	stage fetch "$BB_TOP/scripts/fetch-base.sh" > "$BB_OUT/base-tree" ||
+		{ tap 1 "guest: fetch base"; finish; }
+	stage apply "$BB_TOP/scripts/apply-series.sh" ${kdir:+--kdir "$kdir"} \
+		> "$BB_OUT/tree" || { tap 1 "guest: apply series"; finish; }
+	tree=$(cat "$BB_OUT/tree")
+fi
 obj=$(bb_obj_dir "$tree" "$objname")
-stage build "$BB_TOP/scripts/build.sh" "${frags[@]}" "$tree" "$obj" > "$BB_OUT/bzImage.path" ||
+stage build "$BB_TOP/scripts/build.sh" -m "${frags[@]}" "$tree" "$obj" > "$BB_OUT/bzImage.path" ||
 	{ tap 1 "guest: build kernel"; finish; }
-stage bisect "$BB_TOP/scripts/check-series.sh" build "$obj" > "$BB_OUT/bisect.log" 2>&1
-rc=$?
-sed 's/^/# /' "$BB_OUT/bisect.log" | grep -v '^# block-batch:'
-tap $rc "series: each patch builds the objects it touches (W=1, sparse), no new warnings"
-stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" "$tree" "$BB_OUT/initramfs.cpio.gz" \
+if [ -z "$ptree" ]; then
+	stage bisect "$BB_TOP/scripts/check-series.sh" build "$obj" > "$BB_OUT/bisect.log" 2>&1
+	rc=$?
+	sed 's/^/# /' "$BB_OUT/bisect.log" | grep -v '^# block-batch:'
+	tap $rc "series: each patch builds the objects it touches (W=1, sparse), no new warnings"
+fi
+stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" -m "$obj/modroot" "$tree" "$BB_OUT/initramfs.cpio.gz" \
 	>/dev/null || { tap 1 "guest: initramfs"; finish; }
 append="bb.mode=test"
 [ -n "$tests" ] && append+=" bb.tests=$tests"
+guest_tmo=${BB_GUEST_TIMEOUT:-3600}
+if [ $full -eq 1 ]; then
+	append+=" bb.stress_secs=${BB_FULL_STRESS_SECS:-300}"
+	guest_tmo=${BB_GUEST_TIMEOUT:-7200}
+fi
 # A scratch NVMe controller with several queues, for the reset stress.
 truncate -s 256M "$BB_OUT/nvme.img"
 nvme=(-q -drive -q "file=$BB_OUT/nvme.img,if=none,id=bbnvme,format=raw"
       -q -device -q "nvme,serial=bbnvme,drive=bbnvme,max_ioqpairs=4")
-stage boot+tests "$BB_TOP/scripts/boot.sh" -s "$smp" -t "${BB_GUEST_TIMEOUT:-2400}" \
+load_start
+stage boot+tests "$BB_TOP/scripts/boot.sh" -s "$smp" -t "$guest_tmo" \
 	"${nvme[@]}" -a "$append" "$(cat "$BB_OUT/bzImage.path")" \
 	"$BB_OUT/initramfs.cpio.gz" "$BB_OUT/guest.log"
 boot_rc=$?
+load_stop
 log=$BB_OUT/guest.log
 tr -d '\r' < "$log" > "$log.txt"
 sed -n '/^BB-DMESG-BEGIN/,/^BB-DMESG-END/p' "$log.txt" > "$BB_OUT/guest-dmesg.txt"
@@ -135,10 +202,14 @@ if [ $finished -ne 1 ]; then
 	tail -n 40 "$log.txt" | sed 's/^/#   /'
 fi
 # shellcheck source=../tools/testing/selftests/block-batch/test_common.sh
-eval "$(grep '^BB_SPLAT_RE' "$BB_TOP/tools/testing/selftests/block-batch/test_common.sh")"
+eval "$(grep -E '^(BB_SPLAT_RE|BB_SYSRQ_BEGIN|BB_SYSRQ_END)' \
+	"$BB_TOP/tools/testing/selftests/block-batch/test_common.sh")"
 splat_re=$BB_SPLAT_RE
-if grep -Eq "$splat_re" "$log.txt"; then
-	grep -E -B2 -A20 "$splat_re" "$log.txt" | head -n 60 | sed 's/^/#   /'
+# A watchdog's sysrq-w dump (stacks of blocked tasks) is the evidence of a
+# stall, which fails its test already; here it is no splat of its own.
+sed "/$BB_SYSRQ_BEGIN/,/$BB_SYSRQ_END/d" "$log.txt" > "$log.splat.txt"
+if grep -Eq "$splat_re" "$log.splat.txt"; then
+	grep -E -B2 -A20 "$splat_re" "$log.splat.txt" | head -n 60 | sed 's/^/#   /'
 	tap 1 "guest: kernel log free of lockdep/KASAN/KCSAN/WARN/BUG/hung-task reports"
 else
 	tap 0 "guest: kernel log free of lockdep/KASAN/KCSAN/WARN/BUG/hung-task reports"
@@ -147,12 +218,18 @@ fi
 # --- the base kernel: same config, same run --------------------------------
 # test_merge_01 prints the merge ratio per scheduler and case; the series
 # must merge at least as well as the kernel it applies to (the regression
-# that sank the 2024 mq-deadline/bfq scalability series).  The base also
-# runs test_order_01 (expected to fail there), for its inversion count.
+# that sank the 2024 mq-deadline/bfq scalability series).  For its HDD-like
+# case (case=hdd) it also prints fio's write IOPS: their ratio series/base is
+# reported, never checked (IOPS under TCG follow the host's load).  The base
+# also runs test_order_01 (expected to fail there), for its inversion count.
 # merge_ratios LOG -- "SCHED CASE RATIO" per merge_01 line of a guest log
 # (the kselftest runner prefixes the test's "# " lines with another "# ")
 merge_ratios() {
 	sed -n 's/^\(# \)*merge_01: sched=\([^ ]*\) case=\([^ ]*\) .* ratio=\([0-9.]*\).*/\2 \3 \4/p' "$1"
+}
+# merge_iops LOG -- "SCHED IOPS" per merge_01 case=hdd IOPS line of a guest log
+merge_iops() {
+	sed -n 's/^\(# \)*merge_01: sched=\([^ ]*\) case=hdd iops=\([0-9][0-9]*\).*/\2 \3/p' "$1"
 }
 # Compare when test_merge_01 ran and passed or failed here (not skipped).
 if [ $base_cmp -eq 1 ] &&
@@ -160,12 +237,20 @@ if [ $base_cmp -eq 1 ] &&
 	[ -n "$(merge_ratios "$log.txt")" ]
 	tap $? "base: the series' merge ratios were reported (test_merge_01)"
 	blog=$BB_OUT/guest-base.log
+	# The base kernel boots with the series' kselftests and its own modules.
 	base_tree=$(bb_base_worktree "$tree") &&
-	stage build-base "$BB_TOP/scripts/build.sh" "${frags[@]}" "$base_tree" \
-		"$(bb_obj_dir "$base_tree" "$objname")" > "$BB_OUT/bzImage-base.path" &&
-	stage boot-base "$BB_TOP/scripts/boot.sh" -s "$smp" -t 900 \
+	base_obj=$(bb_obj_dir "$base_tree" "$objname") &&
+	stage build-base "$BB_TOP/scripts/build.sh" -m "${frags[@]}" "$base_tree" \
+		"$base_obj" > "$BB_OUT/bzImage-base.path" &&
+	stage initramfs-base "$BB_TOP/scripts/mkinitramfs.sh" -m "$base_obj/modroot" \
+		"$tree" "$BB_OUT/initramfs-base.cpio.gz" > /dev/null &&
+	load_start &&
+	stage boot-base "$BB_TOP/scripts/boot.sh" -s "$smp" -t 1800 \
 		-a "bb.mode=test bb.tests=test_merge_01.sh,test_order_01.sh" \
-		"$(cat "$BB_OUT/bzImage-base.path")" "$BB_OUT/initramfs.cpio.gz" "$blog"
+		"$(cat "$BB_OUT/bzImage-base.path")" "$BB_OUT/initramfs-base.cpio.gz" "$blog"
+	rc=$?
+	load_stop
+	[ $rc -eq 0 ]
 	tap $? "base: base kernel built and booted with the same config"
 	tr -d '\r' < "$blog" > "$blog.txt" 2>/dev/null
 	grep -E '^(# )+(merge|order)_01: ' "$blog.txt" | sed -E 's/^(# )+/# base kernel: /'
@@ -183,5 +268,14 @@ if [ $base_cmp -eq 1 ] &&
 			'BEGIN { exit !(p >= b - d) }'
 		tap $? "base: $sched $case merge ratio, series $ratio >= base $bratio - $slack"
 	done < <(merge_ratios "$log.txt")
+	# HDD-like case: IOPS series/base per scheduler, when both reported.
+	while read -r sched iops; do
+		biops=$(merge_iops "$blog.txt" | awk -v s="$sched" \
+			'$1 == s { print $2; exit }')
+		[ "${biops:-0}" -gt 0 ] || continue
+		echo "# base: $sched hdd IOPS series/base" \
+			"$(awk -v p="$iops" -v b="$biops" 'BEGIN { printf "%.2f", p / b }')" \
+			"(series $iops, base $biops; reported, not checked)"
+	done < <(merge_iops "$log.txt")
 fi
 finish

@@ -12,6 +12,7 @@ TID=${TID#test_}
 BB_SKIP_CODE=4
 BB_SCHEDULERS=${BB_SCHEDULERS:-"none mq-deadline bfq kyber"}
 BB_NULLB_CFS=/sys/kernel/config/nullb
+BB_DEBUGFS=/sys/kernel/debug/block
 BB_NULLB_NAMES=()
 
 _log() {
@@ -51,7 +52,8 @@ _require_fio_engine() {
 
 _require_null_blk() {
 	[ -d "$BB_NULLB_CFS" ] && return 0
-	if [ -d /sys/kernel/config ] && ! mountpoint -q /sys/kernel/config; then
+	if [ -d /sys/kernel/config ] &&
+	   ! grep -q ' /sys/kernel/config configfs ' /proc/mounts; then
 		mount -t configfs none /sys/kernel/config 2>/dev/null
 	fi
 	[ -d "$BB_NULLB_CFS" ] || modprobe null_blk nr_devices=0 2>/dev/null
@@ -71,6 +73,21 @@ _require_debugfs() {
 _sched_available() {
 	[ "$2" = none ] && return 0
 	grep -qw -- "$2" "/sys/block/$1/queue/scheduler"
+}
+
+# _require_sched DEV SCHED -- SCHED can be selected on DEV: built in, or
+#   its module loaded now (the kernel registers schedulers as modules
+#   "SCHED-iosched": a distro kernel has bfq as a module, and queue/scheduler
+#   lists only registered ones).  If it cannot be had, the reason becomes a
+#   SKIP reason of the test (never a silent pass) and it returns 1.
+_require_sched() {
+	local dev=$1 sched=$2
+
+	_sched_available "$dev" "$sched" && return 0
+	_have_program modprobe && modprobe -q "$sched-iosched" 2>/dev/null
+	_sched_available "$dev" "$sched" && return 0
+	_skip_later "$sched is not available (not built in, 'modprobe $sched-iosched' failed)"
+	return 1
 }
 
 # _set_sched DEV SCHED -- switch and check that the switch took effect
@@ -112,10 +129,179 @@ _nullb_destroy() {
 	rmdir "$BB_NULLB_CFS/$name"
 }
 
+# --- tags, requests and budgets held by an idle queue --------------------
+# _scsi_host DEV -- /sys/class/scsi_host/hostN of SCSI disk DEV
+_scsi_host() {
+	local sdev
+
+	sdev=$(basename "$(readlink -f "/sys/block/$1/device")") || return 1
+	[ -d "/sys/class/scsi_host/host${sdev%%:*}" ] || return 1
+	echo "/sys/class/scsi_host/host${sdev%%:*}"
+}
+
+# _busy_sum FILE -- sum of the "busy=" lines of a debugfs tags file
+_busy_sum() {
+	awk -F= '/^busy=/ { s += $2 } END { print s + 0 }' "$1" 2>/dev/null
+}
+
+# _tags_idle DEV -- check that DEV holds no tag, request or budget.  Prints
+# what is wrong to $BB_TMP/idle.DEV and the counts checked to
+# $BB_TMP/counts.DEV ("hctxs tagfiles schedfiles nr_tags").
+_tags_idle() {
+	local dev=$1 h f kind c nh=0 nt=0 ns=0 nr_tags='?' bad=0 r w
+	local out=$BB_TMP/idle.$dev
+
+	: > "$out"
+	# debugfs files have size 0: read them, do not test -s.
+	for h in "$BB_DEBUGFS/$dev"/hctx*; do
+		[ -d "$h" ] || continue
+		nh=$((nh + 1))
+		for kind in tags sched_tags; do
+			c=$(cat "$h/$kind" 2>/dev/null)
+			[ -n "$c" ] || continue
+			if ! echo "$c" | grep -q '^busy='; then
+				echo "${h##*/}/$kind: no busy= line" >> "$out"
+				bad=1
+				continue
+			fi
+			if [ "$kind" = tags ]; then
+				nt=$((nt + 1))
+				nr_tags=$(echo "$c" | sed -n 's/^nr_tags=//p')
+			else
+				ns=$((ns + 1))
+			fi
+			if echo "$c" | grep '^busy=' | grep -qv '^busy=0$'; then
+				c=$(echo "$c" | grep '^busy=' | tr '\n' ' ')
+				echo "${h##*/}/$kind: $c" >> "$out"
+				bad=1
+			fi
+		done
+		for f in "$h/busy" "$h/dispatch" "$h"/cpu*/*_rq_list; do
+			[ -e "$f" ] || continue
+			c=$(head -n 3 "$f")
+			[ -z "$c" ] && continue
+			echo "${f#"$BB_DEBUGFS/$dev/"}: $(echo "$c" | tr '\n' ' ')" >> "$out"
+			bad=1
+		done
+		c=$(cat "$h/active" 2>/dev/null)
+		if [ -n "$c" ] && [ "$c" != 0 ]; then
+			echo "${h##*/}/active: $c" >> "$out"
+			bad=1
+		fi
+	done
+	read -r r w < "/sys/block/$dev/inflight"
+	if [ "$r" != 0 ] || [ "$w" != 0 ]; then
+		echo "inflight: $r $w" >> "$out"
+		bad=1
+	fi
+	# A SCSI disk: its dispatch budgets and its host's tags are back too.
+	for f in "/sys/block/$dev/device/device_busy" \
+		 "$(_scsi_host "$dev" 2>/dev/null)/host_busy"; do
+		[ -f "$f" ] || continue
+		c=$(cat "$f")
+		[ "$c" = 0 ] && continue
+		echo "${f#/sys/}: $c" >> "$out"
+		bad=1
+	done
+	if [ $nh -eq 0 ] || [ $nt -eq 0 ]; then
+		echo "no hctx tags files under $BB_DEBUGFS/$dev" >> "$out"
+		bad=1
+	fi
+	echo "$nh $nt $ns $nr_tags" > "$BB_TMP/counts.$dev"
+	return $bad
+}
+
+# _check_idle SCHED DEV... -- after fio: every tag of every DEV is back
+#   (_tags_idle), and for a SCSI disk every dispatch budget and host tag
+#   (device_busy, host_busy).
+#   A tag is freed right after the completion that fio waits for: allow
+#   two more looks a second apart before calling it a leak.
+_check_idle() {
+	local sched=$1 dev try nh nt ns nr ok
+	shift
+
+	for dev in "$@"; do
+		ok=0
+		for try in 1 2 3; do
+			if _tags_idle "$dev"; then
+				ok=1
+				break
+			fi
+			[ $try -lt 3 ] && sleep 1
+		done
+		read -r nh nt ns nr < "$BB_TMP/counts.$dev"
+		if [ $ok -eq 0 ]; then
+			sed 's/^/#   /' "$BB_TMP/idle.$dev"
+			_fail "$sched: $dev holds tags or requests while idle"
+			continue
+		fi
+		if [ "$sched" != none ] && [ "$ns" -ne "$nh" ]; then
+			_fail "$sched: $dev: $ns sched_tags files for $nh hctxs"
+			continue
+		fi
+		_log "$sched: $dev idle after $try check(s): $nh hctxs, $nt tags" \
+		     "+ $ns sched_tags files all busy=0 (nr_tags=$nr)," \
+		     "dispatch/busy/ctx lists empty, active 0, inflight 0 0" \
+		     "$([ -f "/sys/block/$dev/device/device_busy" ] &&
+			echo ", SCSI device_busy 0, host_busy 0")"
+	done
+}
+
+# --- request-based device-mapper: dm-multipath over one path -------------
+# A request-based dm device has a blk-mq queue of its own (drivers/md/dm-rq.c)
+# that dm suspend quiesces and resume unquiesces, with no freeze around.
+BB_DM_NAMES=()
+
+# _require_dm_multipath -- device-mapper with the multipath target
+_require_dm_multipath() {
+	_require_program dmsetup
+	_have_program modprobe && modprobe -q dm-multipath 2>/dev/null
+	dmsetup targets > /dev/null 2>&1 ||
+		_skip "device-mapper is not available (CONFIG_BLK_DEV_DM)"
+	dmsetup targets | grep -q '^multipath[[:space:]]' ||
+		_skip "the dm multipath target is not available (CONFIG_DM_MULTIPATH)"
+}
+
+# _dmsetup ARG... -- dmsetup without udev synchronisation (the guest has no
+# udev); its output is shown only if it fails
+_dmsetup() {
+	dmsetup --noudevsync "$@" > "$BB_TMP/dmsetup.log" 2>&1 && return 0
+	echo "# $TID: dmsetup $* failed:"
+	sed 's/^/#   /' "$BB_TMP/dmsetup.log"
+	return 1
+}
+
+# _mpath_create NAME PATHDEV -- dm device NAME: a multipath table with no
+#   features, no hardware handler, one priority group with the round-robin
+#   selector and one path, block device PATHDEV, repeat_count 1.  Sets
+#   BB_DM_DEV to its dm-N.  Not in a subshell (remembered for cleanup).
+_mpath_create() {
+	local name=$1 path=$2 d table
+
+	table="0 $(cat "/sys/block/$path/size") multipath 0 0 1 1"
+	table+=" round-robin 0 1 1 $(cat "/sys/block/$path/dev") 1"
+	BB_DM_NAMES+=("$name")
+	BB_DM_DEV=
+	_dmsetup create "$name" --table "$table" || return 1
+	for d in /sys/block/dm-*; do
+		[ "$(cat "$d/dm/name" 2>/dev/null)" = "$name" ] && BB_DM_DEV=${d##*/}
+	done
+	[ -n "$BB_DM_DEV" ] && [ -b "/dev/$BB_DM_DEV" ]
+}
+
+# _mpath_remove NAME -- resume (a suspended device's queue stays quiesced,
+#   and del_gendisk() would wait for its requests) and remove
+_mpath_remove() {
+	dmsetup info "$1" > /dev/null 2>&1 || return 0
+	_dmsetup resume "$1" && _dmsetup remove --retry "$1"
+}
+
 # _fio_verify DEV ENGINE [fio option]...
 #   Several jobs write disjoint ranges with crc32c verify, then read back.
+#   fio runs in the background and is waited for with _wait_pid, so that a
+#   stalled fio (see _watchdog_start) never blocks the test itself.
 _fio_verify() {
-	local dev=$1 engine=$2
+	local dev=$1 engine=$2 rc
 	shift 2
 
 	fio --name=bb-verify --filename="/dev/$dev" --ioengine="$engine" \
@@ -123,14 +309,13 @@ _fio_verify() {
 		--numjobs=4 --size=32M --offset_increment=32M \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 \
 		--verify_state_save=0 --group_reporting "$@" \
-		> "$BB_TMP/fio.$dev.log" 2>&1
-	local rc=$?
-
-	if [ $rc -ne 0 ] || grep -q 'verify: bad' "$BB_TMP/fio.$dev.log"; then
-		sed 's/^/#   /' "$BB_TMP/fio.$dev.log" | tail -n 20
-		return 1
-	fi
-	return 0
+		> "$BB_TMP/fio.$dev.log" 2>&1 &
+	_wait_pid $!
+	rc=$?
+	[ $rc -eq 0 ] && ! grep -q 'verify: bad' "$BB_TMP/fio.$dev.log" &&
+		return 0
+	_stalled || sed 's/^/#   /' "$BB_TMP/fio.$dev.log" | tail -n 20
+	return 1
 }
 
 # _integrity_test ENGINE -- fio write+verify through each scheduler in turn
@@ -145,11 +330,9 @@ _integrity_test() {
 
 	dev=bb_$TID
 	_nullb_create "$dev" || _skip "cannot create a null_blk device"
+	_watchdog_start "$dev"
 	for sched in $BB_SCHEDULERS; do
-		if ! _sched_available "$dev" "$sched"; then
-			_log "$sched: not built in, not tested"
-			continue
-		fi
+		_require_sched "$dev" "$sched" || continue
 		if ! _set_sched "$dev" "$sched"; then
 			_fail "cannot select $sched"
 			continue
@@ -158,26 +341,358 @@ _integrity_test() {
 			_log "$sched: ok"
 			ran=$((ran + 1))
 		else
-			_fail "$sched: fio write+verify failed"
+			_fail_io "$sched: fio write+verify failed"
+			break
 		fi
 	done
-	[ $ran -gt 0 ] || [ "$BB_ERR" -ne 0 ] || _skip "no scheduler could be tested"
+	_watchdog_stop
 	_show_result
 }
 
-# _verify_while PID DEV -- short fio write+verify runs on DEV, one after the
-#   other, for as long as PID (a stress loop) lives, at least once.  Sets
-#   BB_RUNS to the number of runs; fails at the first verify error.
+# --- bounded stress, progress, and the stall watchdog ----------------------
+#
+# A verdict must not depend on how loaded the machine is.  So:
+#  - every stress loop is bounded by a count of cycles AND a time budget
+#    (BB_STRESS_SECS), whichever ends first, and reports how many cycles it
+#    completed and how many of them started with requests in flight;
+#  - too few cycles to mean anything is a SKIP that names the figure, never a
+#    pass (_stress_verdict);
+#  - a hang is told from slowness by progress, not by wall time: the watchdog
+#    (_watchdog_start) fails the test as "stalled" only when neither I/O
+#    completions nor stress cycles have moved for BB_STALL_SECS, and dumps
+#    the evidence (blocked tasks, hctx state, dispatch lists, busy tags);
+#  - every budget plus the stall window stays well inside the runner's
+#    timeout (settings), so the runner's kill is never the verdict.
+BB_STRESS_SECS=${BB_STRESS_SECS:-90}	# time budget of one stress loop
+BB_STALL_SECS=${BB_STALL_SECS:-90}	# no progress for this long: a hang
+BB_WATCH_SECS=${BB_WATCH_SECS:-2}	# watchdog poll interval
+BB_PROGRESS_SECS=${BB_PROGRESS_SECS:-30}	# progress line interval
+BB_SKIP_REASONS=()
+
+# _skip_later REASON -- the test goes on, but its verdict becomes SKIP
+#   (unless something fails), with REASON: it could not check what it is for.
+_skip_later() {
+	_log "$*"
+	BB_SKIP_REASONS+=("$*")
+}
+
+# _skip_if_untested N REASON -- N things were tested; if none, and nothing
+#   failed or gave a skip reason of its own, the test is a SKIP with REASON
+_skip_if_untested() {
+	[ "$1" -gt 0 ] || [ "$BB_ERR" -ne 0 ] || [ ${#BB_SKIP_REASONS[@]} -gt 0 ] ||
+		_skip "$2"
+}
+
+# _too_slow REASON -- the test ran, but too little to mean anything
+_too_slow() {
+	_skip_later "machine too slow: $*"
+}
+
+# _now -- seconds since boot (monotonic, unlike date)
+_now() {
+	local up
+	read -r up _ < /proc/uptime
+	echo "${up%.*}"
+}
+
+# _inflight DEV -- requests of DEV accounted in flight (/sys/block/DEV/stat
+#   field 9: from blk_account_io_start() to completion, so requests waiting
+#   in the scheduler or on a dispatch list count too)
+_inflight() {
+	local f
+	read -ra f < "/sys/block/$1/stat" 2>/dev/null || { echo 0; return; }
+	echo "${f[8]:-0}"
+}
+
+# _completed DEV -- reads + writes + discards + flushes completed on DEV
+_completed() {
+	local f
+	read -ra f < "/sys/block/$1/stat" 2>/dev/null || { echo 0; return; }
+	echo $((f[0] + f[4] + ${f[11]:-0} + ${f[15]:-0}))
+}
+
+# _stress_begin NAME MAX -- in a stress loop (often a background subshell):
+#   start counting cycles of NAME, at most MAX of them, for at most
+#   BB_STRESS_SECS seconds.  State lives in $BB_TMP/stress.NAME, which the
+#   watchdog reads as progress and _stress_result reads at the end.
+_stress_begin() {
+	BB_ST_NAME=$1 BB_ST_MAX=$2 BB_ST_N=0 BB_ST_INFL=0 BB_ST_T0=$(_now)
+	_stress_state running
+}
+
+# _stress_continue -- true while the loop may run one more cycle
+_stress_continue() {
+	[ "$BB_ST_N" -lt "$BB_ST_MAX" ] &&
+	[ $(($(_now) - BB_ST_T0)) -lt "$BB_STRESS_SECS" ] &&
+	! _stalled
+}
+
+# _stress_step [INFLIGHT] -- one cycle done; INFLIGHT > 0: it started with
+#   requests in flight.  (The watchdog prints the progress lines.)
+_stress_step() {
+	BB_ST_N=$((BB_ST_N + 1))
+	[ "${1:-0}" -gt 0 ] && BB_ST_INFL=$((BB_ST_INFL + 1))
+	_stress_state running
+}
+
+# _stress_end -- the loop is over (by count, time or stall)
+_stress_end() {
+	_stress_state "done"
+}
+
+# _stress_state STATE -- write the loop's state file whole (the watchdog
+#   reads it meanwhile): "cycles inflight-cycles seconds max STATE"
+_stress_state() {
+	echo "$BB_ST_N $BB_ST_INFL $(($(_now) - BB_ST_T0)) $BB_ST_MAX $1" \
+		> "$BB_TMP/stress.$BB_ST_NAME.tmp" &&
+	mv -f "$BB_TMP/stress.$BB_ST_NAME.tmp" "$BB_TMP/stress.$BB_ST_NAME"
+}
+
+# _stress_spawn NAME CMD... -- run a stress loop in the background, its
+#   output in a file (a loop stuck in the kernel must not hold the test
+#   runner's pipe open); sets BB_STRESS_PID
+_stress_spawn() {
+	local name=$1
+	shift
+
+	rm -f "$BB_TMP/stress.$name"
+	"$@" > "$BB_TMP/stress.$name.out" 2>&1 &
+	BB_STRESS_PID=$!
+	export BB_STRESS_PID
+}
+
+# _stress_wait NAME PID -- wait for the loop (stall-aware), show its output,
+#   and set BB_CYCLES, BB_CYCLES_INFLIGHT, BB_CYCLES_SECS.  Returns the
+#   loop's status, or 1 if it was abandoned after a stall.
+_stress_wait() {
+	local name=$1 pid=$2 rc
+
+	_wait_pid "$pid"
+	rc=$?
+	cat "$BB_TMP/stress.$name.out" 2>/dev/null
+	read -r BB_CYCLES BB_CYCLES_INFLIGHT BB_CYCLES_SECS _ \
+		< "$BB_TMP/stress.$name" 2>/dev/null ||
+		BB_CYCLES=0 BB_CYCLES_INFLIGHT=0 BB_CYCLES_SECS=0
+	return $rc
+}
+
+# _stress_verdict WHAT MIN [inflight] -- after _stress_wait: log the figures;
+#   fewer than MIN cycles is "too slow" (SKIP); with "inflight", no cycle
+#   that started with requests in flight is a failure (nothing was tested).
+_stress_verdict() {
+	local what=$1 min=$2
+
+	_log "$what: $BB_CYCLES cycles in $BB_CYCLES_SECS s," \
+	     "$BB_CYCLES_INFLIGHT started with requests in flight"
+	_stalled && return 1
+	if [ "$BB_CYCLES" -lt "$min" ]; then
+		_too_slow "$what: $BB_CYCLES cycles in $BB_CYCLES_SECS s (needs $min)"
+		return 1
+	fi
+	if [ "${3:-}" = inflight ] && [ "$BB_CYCLES_INFLIGHT" -eq 0 ]; then
+		_fail "$what: no cycle started with requests in flight"
+		return 1
+	fi
+	return 0
+}
+
+# _stalled -- the watchdog has reported a stall in this test
+_stalled() {
+	[ -n "${BB_STALL_FILE:-}" ] && [ -e "$BB_STALL_FILE" ]
+}
+
+# _wait_pid PID -- wait for a background child; gives up (status 1) once
+#   the watchdog reports a stall, instead of waiting for a task that may be
+#   stuck in the kernel for good.
+_wait_pid() {
+	local pid=$1
+
+	while kill -0 "$pid" 2>/dev/null; do
+		if _stalled; then
+			sleep "$BB_WATCH_SECS"
+			kill -0 "$pid" 2>/dev/null && return 1
+			break
+		fi
+		sleep 0.2
+	done
+	wait "$pid"
+}
+
+# _fail_io MESSAGE -- a workload failed: say "stalled" if it was a stall
+_fail_io() {
+	if _stalled; then
+		_fail "stalled: $(cat "$BB_TMP/stalled") (during: $*)"
+	else
+		_fail "$*"
+	fi
+}
+
+# _stall_dump DEV... -- the evidence of a stall, for the log
+_stall_dump() {
+	local dev h f c
+
+	echo "blocked tasks (sysrq w) are in the kernel log"
+	echo "$BB_SYSRQ_BEGIN" > /dev/kmsg 2>/dev/null
+	echo w > /proc/sysrq-trigger 2>/dev/null
+	echo "$BB_SYSRQ_END" > /dev/kmsg 2>/dev/null
+	for dev in "$@"; do
+		echo "== $dev: stat: $(cat "/sys/block/$dev/stat" 2>/dev/null)"
+		echo "== $dev: inflight (in driver): $(cat "/sys/block/$dev/inflight" 2>/dev/null)"
+		echo "== $dev: scheduler: $(cat "/sys/block/$dev/queue/scheduler" 2>/dev/null)"
+		[ -d "$BB_DEBUGFS/$dev" ] || continue
+		for f in "$BB_DEBUGFS/$dev"/state "$BB_DEBUGFS/$dev"/requeue_list \
+			 "$BB_DEBUGFS/$dev"/sched/*; do
+			[ -f "$f" ] && echo "== ${f#"$BB_DEBUGFS"/}:" &&
+				head -n 20 "$f" 2>/dev/null
+		done
+		for h in "$BB_DEBUGFS/$dev"/hctx*; do
+			for f in state flags dispatch busy active run dispatched \
+				 tags sched_tags; do
+				[ -f "$h/$f" ] || continue
+				echo "== ${h#"$BB_DEBUGFS"/}/$f:"
+				case $f in
+				tags|sched_tags) grep -E '^(nr_tags|busy)=' "$h/$f" ;;
+				*) head -n 20 "$h/$f" ;;
+				esac
+			done 2>/dev/null
+			for f in "$h"/cpu*/*_rq_list; do
+				# debugfs files have size 0: read them
+				c=$(head -n 10 "$f" 2>/dev/null)
+				[ -n "$c" ] && echo "== ${f#"$BB_DEBUGFS"/}:" &&
+					echo "$c"
+			done
+		done
+	done
+}
+
+# _descendants PID -- every descendant of PID (from /proc: busybox has no
+#   pgrep)
+_descendants() {
+	local f p pp rest
+	local -A kids=()
+
+	for f in /proc/[0-9]*/stat; do
+		# pid (comm) state ppid ...; comm may hold spaces
+		read -r rest < "$f" 2>/dev/null || continue
+		p=${rest%% *}
+		rest=${rest##*) }
+		pp=${rest#* }
+		pp=${pp%% *}
+		kids[$pp]+="$p "
+	done
+	_desc_walk() {
+		local c
+		for c in ${kids[$1]:-}; do
+			echo "$c"
+			_desc_walk "$c"
+		done
+	}
+	_desc_walk "$1"
+}
+
+# _watchdog_start DEV... -- watch the I/O of DEVs and the stress loops for
+#   progress.  Stall: for BB_STALL_SECS, no I/O completed on any DEV while
+#   requests were in flight, or nothing moved at all (no completion, no
+#   stress cycle).  On a stall it writes the reason to $BB_TMP/stalled, the
+#   evidence to $BB_TMP/stall.txt, kills this test's fio processes (a stuck
+#   one stays, but no longer holds the test up) and stops.  Also prints
+#   progress lines, so that a cut log shows where a test was.
+_watchdog_start() {
+	local main=$$
+
+	_watchdog_stop
+	(
+		trap 'exit 0' TERM
+		sig='' t0=$(_now) t_io=$t0 t_any=$t0 t_prog=$t0
+		while kill -0 "$main" 2>/dev/null; do
+			sleep "$BB_WATCH_SECS"
+			now=$(_now)
+			io='' infl=0
+			for d in "$@"; do
+				io+="$(_completed "$d") "
+				infl=$((infl + $(_inflight "$d")))
+			done
+			st='' sig_st=''
+			for f in "$BB_TMP"/stress.*; do
+				case $f in *.out|*.tmp|*"stress.*") continue ;; esac
+				read -r n i t m state < "$f" || continue
+				# a finished loop is progress, but old news
+				sig_st+="$n "
+				[ "$state" = running ] || continue
+				st+=" ${f##*/stress.} cycle $n of $m"
+				st+=" ($i with requests in flight), $t s;"
+			done
+			[ "$io" != "${last_io:-}" ] && t_io=$now
+			[ "$io $sig_st" != "${sig:-}" ] && t_any=$now
+			last_io=$io sig="$io $sig_st"
+			if [ $((now - t_prog)) -ge "$BB_PROGRESS_SECS" ]; then
+				t_prog=$now
+				echo "# $TID: progress: $((now - t0)) s:" \
+				     "completed I/Os ${io% }, in flight $infl;$st"
+			fi
+			why=
+			if [ "$infl" -gt 0 ] && [ $((now - t_io)) -ge "$BB_STALL_SECS" ]; then
+				why="no I/O completed on $* for $((now - t_io)) s"
+				why+=" with $infl requests in flight"
+			elif [ $((now - t_any)) -ge "$BB_STALL_SECS" ]; then
+				why="no I/O completed and no stress cycle on $*"
+				why+=" for $((now - t_any)) s"
+			fi
+			[ -n "$why" ] || continue
+			echo "$why" > "$BB_STALL_FILE"
+			for p in $(_descendants "$main"); do
+				[ "$(cat "/proc/$p/comm" 2>/dev/null)" = fio ] &&
+					kill -KILL "$p" 2>/dev/null
+			done
+			# The dump reads debugfs files that take queue locks: a
+			# stuck lock holder must not hold the watchdog too.
+			BB_DEBUGFS=$BB_DEBUGFS BB_SYSRQ_BEGIN=$BB_SYSRQ_BEGIN \
+			BB_SYSRQ_END=$BB_SYSRQ_END timeout -k 5 30 bash -c \
+				"$(declare -f _stall_dump); _stall_dump \"\$@\"" bb-dump "$@" \
+				> "$BB_TMP/stall.txt" 2>&1
+			exit 0
+		done
+	) &
+	BB_WATCHDOG_PID=$!
+}
+
+_watchdog_stop() {
+	local i
+
+	[ -n "${BB_WATCHDOG_PID:-}" ] || return 0
+	kill "$BB_WATCHDOG_PID" 2>/dev/null
+	for i in $(seq 100); do
+		kill -0 "$BB_WATCHDOG_PID" 2>/dev/null || break
+		[ "$i" -eq 50 ] && kill -KILL "$BB_WATCHDOG_PID" 2>/dev/null
+		sleep 0.1
+	done
+	kill -0 "$BB_WATCHDOG_PID" 2>/dev/null || wait "$BB_WATCHDOG_PID" 2>/dev/null
+	BB_WATCHDOG_PID=
+}
+
+# _verify_while NAME PID DEV -- short fio write+verify runs on DEV, one after
+#   the other, for as long as stress loop NAME (PID) runs, at least once;
+#   then waits for the loop (_stress_wait).  Sets BB_RUNS.  Fails the test
+#   at the first verify error or stall.
 _verify_while() {
-	local pid=$1 dev=$2
+	local name=$1 pid=$2 dev=$3
 
 	BB_RUNS=0
 	while kill -0 "$pid" 2>/dev/null || [ "$BB_RUNS" -eq 0 ]; do
-		_fio_verify "$dev" io_uring --size=8M --offset_increment=8M ||
-			return 1
+		if ! _fio_verify "$dev" io_uring --size=8M --offset_increment=8M; then
+			_fail_io "$name: fio write+verify failed"
+			break
+		fi
 		BB_RUNS=$((BB_RUNS + 1))
 	done
+	_stress_wait "$name" "$pid" || _fail_io "$name: the stress loop failed"
+	! _stalled && [ "$BB_ERR" -eq 0 ]
 }
+
+# The watchdog's sysrq-w dump (stacks of blocked tasks) sits between these
+# kernel log lines: it is evidence of a stall, not a splat of its own.
+BB_SYSRQ_BEGIN="block-batch-selftest: stall dump begin"
+BB_SYSRQ_END="block-batch-selftest: stall dump end"
 
 # Everything the kernel must never say while a test runs.
 BB_SPLAT_RE='WARNING:|BUG:|Oops|general protection fault'
@@ -191,6 +706,8 @@ BB_SPLAT_RE+='|Call Trace:'
 _prep_test() {
 	BB_ERR=0
 	BB_TMP=$(mktemp -d "${TMPDIR:-/tmp}/block-batch-$TID.XXXXXX")
+	# where the watchdog reports a stall (fixed: subshells may move BB_TMP)
+	BB_STALL_FILE=$BB_TMP/stalled
 	BB_MARK="block-batch-selftest: start $TID $$ $RANDOM"
 	echo "$BB_MARK" > /dev/kmsg 2>/dev/null || BB_MARK=
 	_log "$1"
@@ -201,7 +718,8 @@ _check_dmesg() {
 	local log
 
 	[ -n "${BB_MARK:-}" ] || return 0
-	log=$(dmesg | sed -n "/$BB_MARK/,\$p")
+	log=$(dmesg | sed -n "/$BB_MARK/,\$p" |
+	      sed "/$BB_SYSRQ_BEGIN/,/$BB_SYSRQ_END/d")
 	if echo "$log" | grep -Eq "$BB_SPLAT_RE"; then
 		echo "$log" | sed 's/^/# dmesg: /' | head -n 80
 		_fail "kernel splat in dmesg"
@@ -211,21 +729,45 @@ _check_dmesg() {
 _cleanup_test() {
 	local name
 
-	for name in "${BB_NULLB_NAMES[@]}"; do
-		_nullb_destroy "$name"
-	done
-	BB_NULLB_NAMES=()
+	_watchdog_stop
+	if _stalled; then
+		# Removing a device that holds a stranded request would hang.
+		_log "stalled: leaving ${BB_DM_NAMES[*]} ${BB_NULLB_NAMES[*]} in place"
+	else
+		# dm devices first: they hold the null_blks under them open.
+		for name in "${BB_DM_NAMES[@]}"; do
+			_mpath_remove "$name" && continue
+			_fail "cannot remove dm device $name"
+			_log "leaving ${BB_NULLB_NAMES[*]} in place: $name holds them"
+			BB_NULLB_NAMES=()
+		done
+		for name in "${BB_NULLB_NAMES[@]}"; do
+			_nullb_destroy "$name"
+		done
+	fi
+	BB_DM_NAMES=() BB_NULLB_NAMES=()
 	[ -n "${BB_TMP:-}" ] && rm -rf "$BB_TMP"
 }
 
 # _show_result -- check dmesg, clean up, print and exit with the verdict
+#   (FAIL over SKIP over PASS: see _too_slow)
 _show_result() {
+	_watchdog_stop
+	if _stalled; then
+		_fail "stalled: $(cat "$BB_TMP/stalled")"
+		sed 's/^/# stall: /' "$BB_TMP/stall.txt"
+	fi
 	_check_dmesg
 	_cleanup_test
-	if [ "${BB_ERR:-1}" -eq 0 ]; then
-		echo "$TID : [PASS]"
-		exit 0
+	if [ "${BB_ERR:-1}" -ne 0 ]; then
+		echo "$TID : [FAIL]"
+		exit 1
 	fi
-	echo "$TID : [FAIL]"
-	exit 1
+	if [ ${#BB_SKIP_REASONS[@]} -gt 0 ]; then
+		echo "# $TID: SKIP: ${BB_SKIP_REASONS[*]}"
+		echo "$TID : [SKIP]"
+		exit "$BB_SKIP_CODE"
+	fi
+	echo "$TID : [PASS]"
+	exit 0
 }

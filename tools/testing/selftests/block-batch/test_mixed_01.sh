@@ -29,10 +29,12 @@ dev=bb_$TID
 _nullb_create "$dev" || _skip "cannot create a null_blk device"
 
 # Write the whole region once.
+_watchdog_start "$dev"
 fio --name=bb-fill --filename="/dev/$dev" --ioengine=psync --direct=1 \
 	--rw=write --bs=128k --size=$((bb_jobs * bb_region_mb))M \
-	> "$BB_TMP/fill.log" 2>&1 ||
-	_fail "pre-fill failed: $(tail -n 5 "$BB_TMP/fill.log")"
+	> "$BB_TMP/fill.log" 2>&1 &
+_wait_pid $! || _fail_io "pre-fill failed: $(tail -n 5 "$BB_TMP/fill.log")"
+_watchdog_stop
 
 # One job file: jobs 0..1 io_uring, 2..3 libaio, each on its own region.
 {
@@ -66,20 +68,19 @@ _stat() {
 }
 
 tested=0
+_watchdog_start "$dev"
 for sched in mq-deadline bfq; do
 	[ "$BB_ERR" -eq 0 ] || break
-	if ! _sched_available "$dev" "$sched"; then
-		_log "$sched: not built in, not tested"
-		continue
-	fi
+	_require_sched "$dev" "$sched" || continue
 	_set_sched "$dev" "$sched" || { _fail "cannot select $sched"; continue; }
 	read -r r0 w0 < <(_stat "$dev")
-	fio "$BB_TMP/mixed.fio" > "$BB_TMP/fio.$sched.log" 2>&1
+	fio "$BB_TMP/mixed.fio" > "$BB_TMP/fio.$sched.log" 2>&1 &
+	_wait_pid $!
 	rc=$?
 	read -r r1 w1 < <(_stat "$dev")
 	if [ $rc -ne 0 ] || grep -q 'verify: bad' "$BB_TMP/fio.$sched.log"; then
-		tail -n 20 "$BB_TMP/fio.$sched.log" | sed 's/^/#   /'
-		_fail "$sched: fio mixed randrw failed (exit $rc)"
+		_stalled || tail -n 20 "$BB_TMP/fio.$sched.log" | sed 's/^/#   /'
+		_fail_io "$sched: fio mixed randrw failed (exit $rc)"
 		continue
 	fi
 	_log "$sched: fio ok, $((r1 - r0)) reads and $((w1 - w0)) writes completed"
@@ -88,6 +89,6 @@ for sched in mq-deadline bfq; do
 	tested=$((tested + 1))
 done
 
-[ $tested -gt 0 ] || [ "$BB_ERR" -ne 0 ] ||
-	_skip "neither mq-deadline nor bfq is built in"
+_watchdog_stop
+_skip_if_untested $tested "neither mq-deadline nor bfq could be tested"
 _show_result

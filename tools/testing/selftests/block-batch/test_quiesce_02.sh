@@ -1,58 +1,132 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# NVMe controller resets under fio write+verify.  A reset quiesces every
-# namespace queue (nvme_quiesce_io_queues()), cancels and requeues what is
-# in flight, and unquiesces; a request stranded by a lost rerun hangs fio, a
-# lost one fails verify.  Needs an NVMe device whose contents may be
-# destroyed: BB_NVME_DEV (default: the first controller whose model is
-# "QEMU NVMe Ctrl", as QEMU's -device nvme provides).
+# NVMe controller resets under fio write+verify, none and mq-deadline.  A
+# reset quiesces every namespace queue of a live controller
+# (nvme_quiesce_io_queues(): the queue is not frozen first, so submitters
+# race with quiesce and unquiesce), cancels and requeues what is in flight,
+# and unquiesces: a request stranded by a lost queue run is reported as a
+# stall by the watchdog, a lost one fails verify.
+#
+# The device's data is destroyed.  Without BB_NVME_DEV the test only uses a
+# namespace of a controller whose model is "QEMU NVMe Ctrl" (QEMU's
+# -device nvme).  BB_NVME_DEV=nvmeXnY names another namespace; the
+# controller reset is the one that owns that namespace (with native
+# multipath, the controller of its one path; several paths are refused).
+# Refused: any namespace of that controller, or a partition of one, that is
+# mounted, used as swap or held by another device (dm, md, ...).
+#
+# Bounded: at most RESETS resets or BB_STRESS_SECS seconds per scheduler;
+# fewer than MIN_RESETS is a SKIP (machine too slow); none that started with
+# requests in flight is a failure.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
 RESETS=${RESETS:-50}
+MIN_RESETS=${MIN_RESETS:-3}
 
 _require_root
 _require_program fio
 _require_fio_engine io_uring
 
-ctrl=
-for c in /sys/class/nvme/nvme*; do
-	[ -e "$c/model" ] || continue
-	if [ -n "${BB_NVME_DEV:-}" ] || grep -q "QEMU NVMe Ctrl" "$c/model"; then
-		ctrl=$c
-		break
-	fi
-done
-[ -n "$ctrl" ] || _skip "no scratch NVMe controller (QEMU -device nvme or BB_NVME_DEV)"
-ns=${BB_NVME_DEV:-$(basename "$(ls -d "$ctrl"/nvme*n1 2>/dev/null | head -n1)")}
-[ -b "/dev/$ns" ] || _skip "no namespace block device on $(basename "$ctrl")"
+# _ns_ctrls NS -- the controller(s) of namespace block device NS: its own
+# device link, or with native multipath the controllers of its hidden
+# nvmeXcYnZ paths
+_ns_ctrls() {
+	local p
 
-_prep_test "$RESETS resets of $(basename "$ctrl") under fio verify on $ns"
-
-for sched in none mq-deadline; do
-	_sched_available "$ns" "$sched" || continue
-	_set_sched "$ns" "$sched" || { _fail "cannot select $sched on $ns"; continue; }
-	(
-		i=0
-		while [ $i -lt "$RESETS" ]; do
-			echo 1 > "$ctrl/reset_controller" 2>/dev/null && i=$((i + 1))
-			# wait for the controller to come back before the next one
-			for _ in $(seq 100); do
-				grep -q live "$ctrl/state" && break
-				sleep 0.1
-			done
+	if [ -d "/sys/block/$1/multipath" ]; then
+		for p in "/sys/block/$1/multipath"/*; do
+			[ -e "$p/device" ] && basename "$(readlink -f "$p/device")"
 		done
-		echo $i > "$BB_TMP/resets"
-	) &
-	loop_pid=$!
-	_verify_while $loop_pid "$ns" ||
-		_fail "$sched: fio verify failed during controller resets"
-	wait $loop_pid
-	resets=$(cat "$BB_TMP/resets" 2>/dev/null || echo 0)
-	_log "$sched: $resets controller resets during $BB_RUNS fio verify runs"
-	[ "$resets" -ge "$RESETS" ] || _fail "$sched: only $resets resets"
+	elif [ -e "/sys/block/$1/device" ]; then
+		basename "$(readlink -f "/sys/block/$1/device")"
+	fi
+}
+
+# _ns_in_use NS -- why NS (or a partition of it) must not be touched
+_ns_in_use() {
+	local b part
+
+	for part in "/sys/block/$1" "/sys/block/$1/$1"*; do
+		[ -d "$part" ] || continue
+		b=$(basename "$part")
+		if grep -q "^/dev/$b " /proc/mounts; then
+			echo "/dev/$b is mounted"; return 0
+		fi
+		if grep -q "^/dev/$b " /proc/swaps 2>/dev/null; then
+			echo "/dev/$b is used as swap"; return 0
+		fi
+		if [ -n "$(ls "$part/holders" 2>/dev/null)" ]; then
+			echo "/dev/$b is held by $(ls "$part/holders" | tr '\n' ' ')"
+			return 0
+		fi
+	done
+	return 1
+}
+
+if [ -n "${BB_NVME_DEV:-}" ]; then
+	ns=${BB_NVME_DEV#/dev/}
+	[ -b "/dev/$ns" ] && [ -d "/sys/block/$ns" ] ||
+		_skip "BB_NVME_DEV=$BB_NVME_DEV is not an NVMe namespace block device"
+else
+	ns=
+	for b in /sys/block/nvme*n*; do
+		[ -e "$b" ] || continue
+		b=${b##*/}
+		case $b in nvme*c*n*) continue ;; esac
+		c=$(_ns_ctrls "$b" | head -n1)
+		grep -q "QEMU NVMe Ctrl" "/sys/class/nvme/$c/model" 2>/dev/null &&
+			{ ns=$b; break; }
+	done
+	[ -n "$ns" ] || _skip "no scratch NVMe namespace (QEMU -device nvme, or BB_NVME_DEV)"
+fi
+mapfile -t ctrls < <(_ns_ctrls "$ns")
+[ ${#ctrls[@]} -eq 1 ] ||
+	_skip "$ns has ${#ctrls[@]} controllers (${ctrls[*]}): name a namespace with one path"
+ctrl=/sys/class/nvme/${ctrls[0]}
+[ -w "$ctrl/reset_controller" ] || _skip "$ctrl has no reset_controller"
+# A reset disrupts every namespace of the controller, not just ours.
+for b in "$ctrl"/nvme*n* /sys/block/"${ctrls[0]}"n*; do
+	[ -e "$b" ] || continue
+	b=${b##*/}
+	case $b in nvme*c*n*) b=${b%%c*}n${b##*n} ;; esac
+	why=$(_ns_in_use "$b") && _skip "refusing to reset ${ctrls[0]}: $why"
+done
+
+_prep_test "up to $RESETS resets of ${ctrls[0]} under fio verify on $ns"
+
+# _reset_loop NAME -- controller resets (each waits until the controller is
+# live again), until the stress bounds say stop
+_reset_loop() {
+	local t
+
+	_stress_begin "$1" "$RESETS"
+	while _stress_continue; do
+		_stress_step "$(_inflight "$ns")"
+		echo 1 > "$ctrl/reset_controller" || return 1
+		t=0
+		until grep -q live "$ctrl/state"; do
+			sleep 0.1
+			t=$((t + 1))
+			[ $t -lt $((BB_STALL_SECS * 10)) ] || return 1
+		done
+	done
+	_stress_end
+}
+
+ran=0
+_watchdog_start "$ns"
+for sched in none mq-deadline; do
+	_require_sched "$ns" "$sched" || continue
+	_set_sched "$ns" "$sched" || { _fail "cannot select $sched on $ns"; continue; }
+	_stress_spawn "reset-$sched" _reset_loop "reset-$sched"
+	_verify_while "reset-$sched" "$BB_STRESS_PID" "$ns" || break
+	_log "$sched: $BB_RUNS fio verify runs"
+	_stress_verdict "$sched" "$MIN_RESETS" inflight && ran=$((ran + 1))
 	grep -q live "$ctrl/state" || _fail "$sched: controller not live after the resets"
 done
+_watchdog_stop
+_skip_if_untested $ran "neither none nor mq-deadline could be tested"
 
 _show_result

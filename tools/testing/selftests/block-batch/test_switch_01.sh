@@ -1,11 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Switch the I/O scheduler in a loop while fio write+verify runs on a
-# multi-queue null_blk.  Every switch quiesces and freezes the queue with
-# requests in flight.  No verify error, no hang, no splat.
+# Switch the I/O scheduler in a loop (none, mq-deadline, bfq, kyber) while
+# fio write+verify runs on a multi-queue null_blk.  Every switch freezes and
+# quiesces the queue with I/O queued behind it, tears one elevator down and
+# sets the next one up.  No verify error, no stall, no splat.
+#
+# Bounded: at most SWITCHES switches or BB_STRESS_SECS seconds; fewer than
+# MIN_SWITCHES is a SKIP (machine too slow); no switch that started with
+# requests in flight is a failure (fio was not running).
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
+
+SWITCHES=${SWITCHES:-2000}
+MIN_SWITCHES=${MIN_SWITCHES:-20}
 
 _require_root
 _require_program fio
@@ -18,26 +26,30 @@ dev=bb_$TID
 _nullb_create "$dev" || _skip "cannot create a null_blk device"
 scheds=()
 for s in $BB_SCHEDULERS; do
-	_sched_available "$dev" "$s" && scheds+=("$s")
+	_require_sched "$dev" "$s" && scheds+=("$s")
 done
-[ ${#scheds[@]} -ge 2 ] || _skip "fewer than two schedulers available"
+[ ${#scheds[@]} -ge 2 ] || _skip "fewer than two schedulers available: ${scheds[*]}"
 
-_fio_verify "$dev" io_uring --loops=4 &
-fio_pid=$!
+# _switch_loop NAME -- switch round the schedulers until the bounds say stop
+_switch_loop() {
+	local s
 
-switches=0
-while kill -0 $fio_pid 2>/dev/null; do
-	for s in "${scheds[@]}"; do
-		if ! _set_sched "$dev" "$s"; then
-			_fail "switch to $s failed"
-			break 2
-		fi
-		switches=$((switches + 1))
+	_stress_begin "$1" "$SWITCHES"
+	while _stress_continue; do
+		for s in "${scheds[@]}"; do
+			_stress_step "$(_inflight "$dev")"
+			_set_sched "$dev" "$s" ||
+				{ echo "# $TID: switch to $s failed"; return 1; }
+		done
 	done
-done
-wait $fio_pid || _fail "fio write+verify failed during scheduler switches"
-_log "$switches switches among ${scheds[*]} while fio ran"
-# The test means nothing if fio finished before the switching started.
-[ $switches -ge ${#scheds[@]} ] || _fail "only $switches switches happened under I/O"
+	_stress_end
+}
+
+_watchdog_start "$dev"
+_stress_spawn switch _switch_loop switch
+_verify_while switch "$BB_STRESS_PID" "$dev"
+_watchdog_stop
+_log "$BB_RUNS fio verify runs while switching among ${scheds[*]}"
+_stress_verdict "switches" "$MIN_SWITCHES" inflight
 
 _show_result

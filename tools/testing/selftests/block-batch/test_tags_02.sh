@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Dispatch budgets and host tags through a SCSI disk: no budget, tag or
+# request may leak.  null_blk has no ->get_budget(), so test_tags_01 cannot
+# see a budget leak; SCSI has one: a SCSI device allows queue_depth
+# commands at a time (sdev->budget_map, taken by scsi_mq_get_budget()
+# before blk-mq-sched asks the elevator for a request and given back when
+# the elevator has none, or when the command completes), and a host allows
+# can_queue commands over all its devices (host tags).
+#
+# scsi_debug (loaded here with its parameters, or built in and given a host
+# here; the guest's command line sets its dev_size_mb=64) gives one 64 MiB
+# disk with max_queue=8 host tags and a 1-jiffy command delay; its
+# queue_depth is set
+# to 2, so that fio (io_uring, 4 jobs at iodepth 16, write + crc32c verify)
+# always waits for budget; and every 16th command is answered
+# SCSI_MLQUEUE_HOST_BUSY (opts=0x8000, every_nth=16), which requeues the
+# request and returns its budget.  Through mq-deadline and bfq:
+#  - the budget really ran out: device_busy was seen at queue_depth while
+#    fio ran (checked only on that oversubscription, 32 requests for 2
+#    budgets; the peak is sampled every 0.2 s);
+#  - once idle, device_busy and host_busy are 0, every tag and sched tag
+#    in debugfs is back, the dispatch and software-queue lists are empty
+#    and inflight is "0 0" (_check_idle).
+# A budget leaked by the dispatch path leaves device_busy above 0 at idle,
+# or, once queue_depth budgets are gone, stops the disk: the watchdog
+# reports a stall.
+
+. "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
+
+bb_qd=2
+
+_require_root
+_require_program fio
+_require_fio_engine io_uring
+_require_debugfs
+if [ ! -d /sys/bus/pseudo/drivers/scsi_debug ]; then
+	_have_program modprobe &&
+		modprobe -q scsi_debug add_host=1 num_tgts=1 max_luns=1 \
+			dev_size_mb=64 max_queue=8 delay=1 2>/dev/null
+	[ -d /sys/bus/pseudo/drivers/scsi_debug ] ||
+		_skip "scsi_debug is not available (CONFIG_SCSI_DEBUG=m)"
+	BB_SDEBUG_LOADED=1
+elif [ -z "$(ls -d /sys/bus/pseudo/drivers/scsi_debug/adapter* 2>/dev/null)" ]; then
+	# built in, with no host yet (scsi_debug.add_host=0)
+	for kv in max_queue=8 delay=1 num_tgts=1 max_luns=1; do
+		echo "${kv#*=}" > "/sys/module/scsi_debug/parameters/${kv%%=*}" ||
+			_skip "cannot set scsi_debug's ${kv%%=*}"
+	done
+	echo 1 > /sys/bus/pseudo/drivers/scsi_debug/add_host ||
+		_skip "cannot add a scsi_debug host"
+	BB_SDEBUG_ADDED=1
+else
+	_skip "scsi_debug is already in use here"
+fi
+
+_sdebug_cleanup() {
+	echo 0 > /sys/bus/pseudo/drivers/scsi_debug/every_nth 2>/dev/null
+	echo 0 > /sys/bus/pseudo/drivers/scsi_debug/opts 2>/dev/null
+	if [ -n "${BB_SDEBUG_LOADED:-}" ]; then
+		modprobe -r scsi_debug 2>/dev/null
+	elif [ -n "${BB_SDEBUG_ADDED:-}" ]; then
+		echo -1 > /sys/bus/pseudo/drivers/scsi_debug/add_host 2>/dev/null
+	fi
+}
+
+# sd probes the new disk asynchronously
+dev=
+for _ in $(seq 100); do
+	for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
+		[ -d "$d" ] && dev=${d##*/} && break
+	done
+	[ -n "$dev" ] && [ -b "/dev/$dev" ] && break
+	sleep 0.1
+done
+[ -n "$dev" ] && [ -b "/dev/$dev" ] ||
+	{ _sdebug_cleanup; _skip "scsi_debug made no disk"; }
+
+_prep_test "budgets and host tags of a scsi_debug disk ($dev), queue_depth $bb_qd"
+
+echo $bb_qd > "/sys/block/$dev/device/queue_depth" ||
+	_fail "cannot set queue_depth $bb_qd"
+qd=$(cat "/sys/block/$dev/device/queue_depth")
+[ "$qd" = $bb_qd ] || _fail "queue_depth is $qd, not $bb_qd"
+# The driver attributes, not the module parameters: every_nth_store() also
+# turns on the statistics that the injection depends on.
+sd=/sys/bus/pseudo/drivers/scsi_debug
+echo $((0x8000)) > "$sd/opts" && echo 16 > "$sd/every_nth" ||
+	_fail "cannot make scsi_debug answer every 16th command with HOST_BUSY"
+[ "$(cat /sys/module/scsi_debug/parameters/statistics)" = Y ] ||
+	_fail "scsi_debug statistics are off: no HOST_BUSY would be injected"
+
+tested=0
+for sched in mq-deadline bfq; do
+	[ "$BB_ERR" -eq 0 ] || break
+	_require_sched "$dev" "$sched" || continue
+	_set_sched "$dev" "$sched" || { _fail "cannot select $sched"; continue; }
+	peak=0
+	_watchdog_start "$dev"
+	_fio_verify "$dev" io_uring --size=8M --offset_increment=8M &
+	pid=$!
+	while kill -0 $pid 2>/dev/null && ! _stalled; do
+		b=$(cat "/sys/block/$dev/device/device_busy")
+		[ "$b" -gt "$peak" ] && peak=$b
+		sleep 0.2
+	done
+	_wait_pid $pid || _fail_io "$sched: fio write+verify failed"
+	_watchdog_stop
+	_stalled && break
+	_log "$sched: peak device_busy $peak of queue_depth $qd"
+	[ "$peak" -ge "$qd" ] ||
+		_fail "$sched: device_busy never reached queue_depth $qd: budgets not exhausted"
+	_check_idle "$sched" "$dev"
+	tested=$((tested + 1))
+done
+
+_stalled || _sdebug_cleanup
+_skip_if_untested $tested "neither mq-deadline nor bfq could be tested"
+_show_result
