@@ -1,0 +1,283 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Mutation testing: does a test catch each guarantee of the series breaking?
+# Each tests/mutants/NN-name.patch is a small 'git diff' against the applied
+# series that breaks one guarantee, after a header of "Key: value" lines
+# (git apply ignores the text before the first "diff --git"):
+#     Mutant: the guarantee it breaks, one line
+#     Tests:  test_x_01.sh,test_y_01.sh (the kselftests that guard it)
+#     Expect: fail | stall | not-caught
+#     Why:    (not-caught only) what covers it instead, e.g. a litmus test
+# For each mutant this applies it to one worktree of the applied series,
+# $BB_CACHE/mutant-trees/linux (its build directory next to it, so that one
+# mutant after another rebuilds incrementally), runs
+#     scripts/test.sh --tree TREE --tests TESTS
+# and sorts the outcome:
+#   caught (fail)   a kselftest, the guest's kernel log check or a merge
+#                   ratio comparison with the base kernel failed
+#   caught (stall)  a test's watchdog reported "FAIL: stalled", the
+#                   kselftest runner timed a test out, the hung task detector
+#                   fired, or the guest did not finish
+#   NOT CAUGHT      its kselftests passed (or some passed, some skipped)
+#   skipped         its kselftests all skipped: nothing was checked
+#   build failed    the mutant does not build: a broken mutant, not a catch
+#   error           nothing to judge by (no kselftest ran)
+# and prints a Markdown table.  Full logs: $BB_OUT/mutants/NAME.log (the
+# run's own output directory, guest log included: $BB_OUT/mutants/NAME/).
+# The mutant worktree is back at the clean series when this exits.
+#
+# usage: mutants.sh [--list] [NAME...] [-- TEST.SH-OPTION...]
+#   --list  name, expectation, tests and description of each mutant, no build
+#   NAME    the mutants to run or list: file name without .patch, or its NN
+#           (default: all)
+#   --      pass the rest to scripts/test.sh, e.g. -- --smp 4
+# Environment: BB_MUTANTS_DIR (default tests/mutants)
+# Exit status: 0 only if every mutant behaved as its Expect: says (fail or
+# stall: caught either way; not-caught: NOT CAUGHT, or caught after all),
+# 1 otherwise, 2 usage.
+
+set -u
+. "$(dirname "$0")/lib.sh"
+
+usage() { sed -n '30,38p' "$0" | sed 's/^# \{0,1\}//'; }
+
+mdir=${BB_MUTANTS_DIR:-$BB_TOP/tests/mutants}
+list=0
+names=()
+extra=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--list) list=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	--) shift; extra=("$@"); break ;;
+	-*) usage >&2; exit 2 ;;
+	*) names+=("$1"); shift ;;
+	esac
+done
+
+# hdr PATCH KEY -- the value of the "KEY: value" line in PATCH's header
+hdr() {
+	sed -n -e '/^diff --git /q' -e "s/^$2:[[:space:]]*//p" "$1" | head -n1
+}
+
+# --- the mutants: pick, and check their headers before anything else ------
+[ -d "$mdir" ] || die "no mutant directory $mdir"
+all=()
+for p in "$mdir"/*.patch; do
+	[ -f "$p" ] && all+=("$(basename "$p" .patch)")
+done
+[ ${#all[@]} -gt 0 ] || die "no mutants (*.patch) in $mdir"
+
+# resolve NAME -- the mutant NAME (or NAME.patch, or its NN) stands for
+resolve() {
+	local n=${1%.patch} m hits=()
+
+	n=${n##*/}
+	for m in "${all[@]}"; do
+		[ "$m" = "$n" ] && { echo "$m"; return 0; }
+		[ "${m%%-*}" = "$n" ] && hits+=("$m")
+	done
+	[ ${#hits[@]} -eq 1 ] && { echo "${hits[0]}"; return 0; }
+	return 1
+}
+
+sel=()
+if [ ${#names[@]} -eq 0 ]; then
+	sel=("${all[@]}")
+else
+	for n in "${names[@]}"; do
+		m=$(resolve "$n") ||
+			die "no mutant '$n' in $mdir (mutants: ${all[*]})"
+		case " ${sel[*]} " in *" $m "*) ;; *) sel+=("$m") ;; esac
+	done
+fi
+
+declare -A desc=() tests=() expect=()
+for m in "${sel[@]}"; do
+	p=$mdir/$m.patch
+	desc[$m]=$(hdr "$p" Mutant)
+	tests[$m]=$(hdr "$p" Tests | tr -d '[:space:]')
+	expect[$m]=$(hdr "$p" Expect)
+	[ -n "${desc[$m]}" ] || die "mutant $m: no 'Mutant:' header line in $p"
+	[ -n "${tests[$m]}" ] || die "mutant $m: no 'Tests:' header line in $p"
+	for t in ${tests[$m]//,/ }; do
+		[[ $t =~ ^test_[a-z0-9_]+\.sh$ ]] ||
+			die "mutant $m: '$t' in 'Tests:' is not a kselftest name (test_x_NN.sh)"
+	done
+	case ${expect[$m]} in
+	fail|stall) ;;
+	not-caught)
+		[ -n "$(hdr "$p" Why)" ] ||
+			die "mutant $m: 'Expect: not-caught' needs a 'Why:' line (what covers it instead)" ;;
+	*) die "mutant $m: 'Expect: ${expect[$m]}' is not fail, stall or not-caught" ;;
+	esac
+	grep -q '^diff --git ' "$p" || die "mutant $m: $p has no 'diff --git'"
+done
+
+if [ $list -eq 1 ]; then
+	for m in "${sel[@]}"; do
+		printf '%-30s %-10s  %-40s  %s\n' "$m" "${expect[$m]}" \
+			"${tests[$m]}" "${desc[$m]}"
+	done
+	exit 0
+fi
+
+# --- the mutant tree ----------------------------------------------------------
+need_tools git sed awk grep flock
+grep -q -- '--tree)' "$BB_TOP/scripts/test.sh" ||
+	die "scripts/test.sh has no --tree option: it cannot test a mutant tree"
+
+mkdir -p "$BB_CACHE/mutant-trees" "$BB_OUT/mutants" ||
+	die "cannot create $BB_CACHE/mutant-trees or $BB_OUT/mutants"
+exec 9> "$BB_CACHE/mutant-trees/lock"
+flock -n 9 || die "another scripts/mutants.sh is using $BB_CACHE/mutant-trees"
+
+tree=$("$BB_TOP/scripts/apply-series.sh" 9>&-) || die "cannot apply the series"
+head=$(git -C "$tree" rev-parse --verify HEAD) || die "no HEAD in $tree"
+mtree=$BB_CACHE/mutant-trees/linux
+
+# common_dir DIR -- the git directory shared by DIR's worktrees
+common_dir() {
+	git -C "$1" rev-parse --path-format=absolute --git-common-dir 2>/dev/null
+}
+
+if [ -e "$mtree" ] && { [ ! -e "$mtree/.git" ] ||
+			[ "$(common_dir "$mtree")" != "$(common_dir "$tree")" ]; }; then
+	warn "$mtree is not a worktree of $tree: making it again"
+	rm -rf "$mtree"
+fi
+if [ ! -e "$mtree" ]; then
+	git -C "$tree" worktree prune
+	info "adding the mutant worktree $mtree"
+	git -C "$tree" worktree add -q --detach "$mtree" "$head" ||
+		die "cannot add a worktree $mtree of $tree"
+fi
+
+# reset_tree -- the mutant tree back to the clean series
+reset_tree() {
+	git -C "$mtree" checkout -q -f --detach "$head" &&
+	git -C "$mtree" clean -q -f -d -x
+}
+reset_tree || die "cannot reset $mtree to $head"
+trap 'reset_tree ||
+	warn "could not reset $mtree: git -C $mtree checkout -f --detach $head"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Every mutant must apply before any is built.
+short=$(git -C "$tree" rev-parse --short "$head")
+for m in "${sel[@]}"; do
+	git -C "$mtree" apply --check "$mdir/$m.patch" 2> "$BB_OUT/mutants/apply.err" ||
+		die "mutant $m does not apply to the series ($short):"$'\n'"$(cat "$BB_OUT/mutants/apply.err")"
+done
+rm -f "$BB_OUT/mutants/apply.err"
+
+# --- run --------------------------------------------------------------------
+# classify LOG DIR -- one of the outcomes above, for test.sh's output LOG
+# and its output directory DIR (guest.log.txt: the guest's console)
+classify() {
+	local log=$1 dir=$2 glog=$2/guest.log.txt
+
+	if grep -Eq '^build [0-9]+s rc=[1-9]' "$dir/stages.txt" 2>/dev/null ||
+	   grep -Eq '^not ok [0-9]+ guest: build' "$log"; then
+		echo "build failed"
+	elif grep -Eq '^(# )+[a-z0-9_]+: FAIL: stalled' "$log" "$glog" 2>/dev/null ||
+	     grep -Eq '^not ok [0-9]+ guest: finished and powered off' "$log" ||
+	     grep -Eq '^not ok [0-9]+ selftests: .* # TIMEOUT' "$glog" 2>/dev/null ||
+	     grep -Eq 'blocked for more than [0-9]+ seconds' "$glog" 2>/dev/null; then
+		echo "caught (stall)"
+	elif grep -Eq '^not ok [0-9]+ (guest: block-batch: |guest: kernel log|base: .* merge ratio, series)' \
+		"$log"; then
+		echo "caught (fail)"
+	elif grep -Eq '^ok [0-9]+ guest: block-batch: [^ ]+$' "$log"; then
+		echo "NOT CAUGHT"
+	elif grep -Eq '^ok [0-9]+ guest: block-batch: .* # SKIP' "$log"; then
+		echo "skipped"
+	else
+		echo "error"
+	fi
+}
+
+# verdict EXPECT RESULT -- "yes..." when RESULT is what EXPECT allows
+verdict() {
+	case $1/$2 in
+	fail/"caught (fail)"|stall/"caught (stall)"|not-caught/"NOT CAUGHT") echo yes ;;
+	fail/"caught (stall)"|stall/"caught (fail)") echo "yes (caught, not as a $1)" ;;
+	not-caught/caught*) echo "yes (caught after all)" ;;
+	*) echo NO ;;
+	esac
+}
+
+# tap_short LOG -- the failing and skipped TAP lines of LOG and the first
+# two FAIL: diagnostics of the kselftests, short, for a table cell
+tap_short() {
+	{
+		sed -n -e 's/^not ok [0-9]* //p' \
+		       -e 's/^ok [0-9]* \(.*\) # SKIP.*/SKIP \1/p' "$1"
+		sed -n 's/^\(# \)\{1,\}\([a-z0-9_]*: FAIL: \)/\2/p' "$1" | head -n 2
+	} | paste -sd ';' - | sed -e 's/;/; /g' -e 's/|/\\|/g' | cut -c1-200
+}
+
+declare -A result=() failing=() ran=() took=()
+i=0
+for m in "${sel[@]}"; do
+	i=$((i + 1))
+	reset_tree || die "cannot reset $mtree to $head"
+	git -C "$mtree" apply "$mdir/$m.patch" 2> "$BB_OUT/mutants/apply.err" ||
+		die "mutant $m does not apply:"$'\n'"$(cat "$BB_OUT/mutants/apply.err")"
+	# Tests that the series does not have (yet) are left out, loudly.
+	run=()
+	for t in ${tests[$m]//,/ }; do
+		if [ -f "$mtree/tools/testing/selftests/block-batch/$t" ]; then
+			run+=("$t")
+		else
+			warn "mutant $m: $t is not in the series: left out"
+		fi
+	done
+	ran[$m]=$(IFS=,; echo "${run[*]}")
+	log=$BB_OUT/mutants/$m.log
+	dir=$BB_OUT/mutants/$m
+	rm -rf "$dir"
+	mkdir -p "$dir" || die "cannot create $dir"
+	if [ ${#run[@]} -eq 0 ]; then
+		echo "no test of ${tests[$m]} is in the series" > "$log"
+		result[$m]=error failing[$m]="none of its tests is in the series" took[$m]=0
+		continue
+	fi
+	info "mutant $i/${#sel[@]} $m: ${desc[$m]}"
+	info "  tests ${ran[$m]}, expected: ${expect[$m]}, log: $log"
+	{
+		echo "# mutant: $m (${desc[$m]})"
+		echo "# expect: ${expect[$m]}, tests: ${ran[$m]}"
+		echo "# series: $head, tree: $mtree"
+		git -C "$mtree" diff --stat | sed 's/^/# /'
+	} > "$log"
+	t0=$(date +%s)
+	BB_OUT=$dir "$BB_TOP/scripts/test.sh" --tree "$mtree" --tests "${ran[$m]}" \
+		"${extra[@]}" >> "$log" 2>&1 9>&-
+	rc=$?
+	took[$m]=$(( $(date +%s) - t0 ))
+	echo "# test.sh exit status $rc after ${took[$m]}s" >> "$log"
+	rm -f "$dir/nvme.img"
+	result[$m]=$(classify "$log" "$dir")
+	failing[$m]=$(tap_short "$log")
+	info "  ${result[$m]} (test.sh rc=$rc, ${took[$m]}s)"
+done
+reset_tree || die "cannot reset $mtree to $head"
+
+bad=0
+echo "| mutant | tests | expected | result | as expected | failing TAP lines |"
+echo "|---|---|---|---|---|---|"
+for m in "${sel[@]}"; do
+	v=$(verdict "${expect[$m]}" "${result[$m]}")
+	[ "$v" = NO ] && bad=$((bad + 1))
+	echo "| $m | ${ran[$m]//,/, } | ${expect[$m]} | ${result[$m]} | $v | ${failing[$m]:--} |"
+done
+echo
+if [ $bad -eq 0 ]; then
+	echo "${#sel[@]} mutant(s), all as expected"
+else
+	echo "${#sel[@]} mutant(s), $bad not as expected"
+fi
+[ $bad -eq 0 ]

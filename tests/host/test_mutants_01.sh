@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The mutants and scripts/mutants.sh, without building a kernel:
+#  - every tests/mutants/*.patch has its Mutant:, Tests: and Expect: header
+#    lines, names existing kselftests, and says Why: when not-caught;
+#  - 'mutants.sh --list' lists them all; an unknown name, a missing header or
+#    a not-caught mutant without Why: is refused;
+#  - a whole run on a fake kernel, with stubs for apply-series.sh and
+#    test.sh: each mutant is tested alone, the outcomes are sorted as the
+#    Expect: lines say, a patch that does not apply stops the run before
+#    anything is tested, and the mutant worktree is back at the clean series;
+#  - when the cached applied series is there and newer than patches/, every
+#    mutant applies to it ('git apply --cached --check' on a scratch index:
+#    the tree is only read).
+
+# The applied series lives in the user's cache, not in the test's.
+cache=${BB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/block-batch}
+. "$(dirname "$0")/lib.sh"
+
+kst=$TOP/tools/testing/selftests/block-batch
+# Being written next to the mutants: may be named before it exists.
+pending=" test_quiesce_03.sh "
+
+# hdr PATCH KEY -- as in scripts/mutants.sh
+hdr() {
+	sed -n -e '/^diff --git /q' -e "s/^$2:[[:space:]]*//p" "$1" | head -n1
+}
+
+# --- the real mutants --------------------------------------------------------
+n=0
+for p in "$TOP"/tests/mutants/*.patch; do
+	[ -f "$p" ] || continue
+	n=$((n + 1))
+	m=$(basename "$p" .patch)
+	[[ $m =~ ^[0-9][0-9]-[a-z0-9-]+$ ]] || fail "$m: not named NN-name.patch"
+	[ -n "$(hdr "$p" Mutant)" ] || fail "$m: no Mutant: line"
+	tests=$(hdr "$p" Tests)
+	[ -n "$tests" ] || fail "$m: no Tests: line"
+	for t in ${tests//,/ }; do
+		[ -f "$kst/$t" ] || [[ $pending == *" $t "* ]] ||
+			fail "$m: Tests: names $t, which is not in $kst"
+	done
+	case $(hdr "$p" Expect) in
+	fail|stall) ;;
+	not-caught) [ -n "$(hdr "$p" Why)" ] || fail "$m: not-caught without a Why: line" ;;
+	*) fail "$m: Expect: '$(hdr "$p" Expect)' is not fail, stall or not-caught" ;;
+	esac
+	grep -q '^diff --git ' "$p" || fail "$m: no diff"
+done
+[ $n -ge 6 ] || fail "only $n mutants in tests/mutants"
+echo "ok: $n mutants with Mutant:, Tests: and Expect: (and Why: where not-caught)"
+
+"$TOP/scripts/mutants.sh" --list > "$T/list" 2> "$T/err" ||
+	{ cat "$T/err"; fail "mutants.sh --list failed"; }
+[ "$(wc -l < "$T/list")" -eq $n ] || { cat "$T/list"; fail "--list: not $n lines"; }
+for p in "$TOP"/tests/mutants/*.patch; do
+	grep -q "^$(basename "$p" .patch) " "$T/list" ||
+		fail "--list does not name $(basename "$p")"
+done
+echo "ok: mutants.sh --list names all $n"
+expect_fail "no mutant 'no-such-mutant'" "$TOP/scripts/mutants.sh" no-such-mutant
+expect_fail "no mutant 'no-such-mutant'" "$TOP/scripts/mutants.sh" --list no-such-mutant
+
+# --- a run on a fake kernel --------------------------------------------------
+# The applied "series": a fake kernel with the selftest directory.
+k=$T/linux
+mk_fake_kernel "$k"
+mkdir -p "$k/tools/testing/selftests/block-batch"
+echo 'exit 0' > "$k/tools/testing/selftests/block-batch/test_x_01.sh"
+git -C "$k" add -A && git -C "$k" commit -q -m series
+head=$(git -C "$k" rev-parse HEAD)
+
+# Mutants: mk_mutant NAME EXPECT TESTS SED-EXPR [WHY]
+md=$T/mutants
+mkdir -p "$md"
+mk_mutant() {
+	sed -i "$4" "$k/block/blk-core.c"
+	{
+		echo "Mutant: $1 breaks something"
+		echo "Tests: $3"
+		echo "Expect: $2"
+		[ -n "${5:-}" ] && echo "Why: $5"
+		echo
+		git -C "$k" diff
+	} > "$md/$1.patch"
+	git -C "$k" checkout -q -- .
+}
+mk_mutant 01-caught fail test_x_01.sh,test_y_01.sh 's|^int a;|int a; /* MUTANT_FAIL */|'
+mk_mutant 02-hangs stall test_x_01.sh 's|^int c;|int c; /* MUTANT_STALL */|'
+mk_mutant 03-proved not-caught test_x_01.sh 's|^/\* 4 \*/|/* 4: harmless here */|' \
+	"a litmus test"
+
+# The tooling: mutants.sh and lib.sh as they are, stubs for the rest.
+top=$T/top
+mkdir -p "$top/scripts"
+cp "$TOP/scripts/mutants.sh" "$TOP/scripts/lib.sh" "$top/scripts/"
+printf '#!/bin/bash\necho "%s"\n' "$k" > "$top/scripts/apply-series.sh"
+cat > "$top/scripts/test.sh" <<'EOT'
+#!/bin/bash
+# stub: what the mutant tree looks like decides the outcome
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tree) tree=$2; shift 2 ;;
+	--tests) tests=$2; shift 2 ;;
+	*) shift ;;
+	esac
+done
+mkdir -p "$BB_OUT"
+git -C "$tree" diff > "$BB_OUT/seen.diff"
+echo "$tests" > "$BB_OUT/seen.tests"
+echo "TAP version 13"
+f=$tree/block/blk-core.c
+if grep -q MUTANT_FAIL "$f"; then
+	echo "not ok 1 guest: block-batch: test_x_01.sh"
+	echo "# # x_01: FAIL: the stub says so"
+	exit 1
+elif grep -q MUTANT_STALL "$f"; then
+	echo "not ok 1 guest: block-batch: test_x_01.sh"
+	echo "# # x_01: FAIL: stalled: no progress for 90 s"
+	exit 1
+fi
+echo "ok 1 guest: block-batch: test_x_01.sh"
+echo "ok 2 guest: the kselftest runner ran tests"
+EOT
+chmod +x "$top/scripts/"*.sh
+
+# mutants_run ARG... -- the copy of mutants.sh on the fake kernel
+mutants_run() {
+	BB_MUTANTS_DIR=$md BB_OUT=$T/mout "$top/scripts/mutants.sh" "$@"
+}
+# clean_at_series -- the mutant worktree holds the clean series
+clean_at_series() {
+	local mt=$BB_CACHE/mutant-trees/linux
+
+	[ "$(git -C "$mt" rev-parse HEAD)" = "$head" ] ||
+		fail "mutant tree not at the series' HEAD"
+	[ -z "$(git -C "$mt" status --porcelain --untracked-files=all)" ] ||
+		{ git -C "$mt" status --short; fail "mutant tree not clean"; }
+}
+
+mutants_run > "$T/table" 2> "$T/err"
+rc=$?
+[ $rc -eq 0 ] || { cat "$T/table" "$T/err"; fail "mutants.sh on the fake kernel: rc=$rc"; }
+cat "$T/table"
+row='| 01-caught | test_x_01.sh | fail | caught (fail) | yes |'
+row+=' guest: block-batch: test_x_01.sh; x_01: FAIL: the stub says so |'
+grep -qxF "$row" "$T/table" ||
+	fail "01-caught: wrong row"
+grep -q '^| 02-hangs | test_x_01.sh | stall | caught (stall) | yes |' "$T/table" ||
+	fail "02-hangs: wrong row"
+grep -q '^| 03-proved | test_x_01.sh | not-caught | NOT CAUGHT | yes | - |$' "$T/table" ||
+	fail "03-proved: wrong row"
+grep -q 'test_y_01.sh is not in the series: left out' "$T/err" ||
+	fail "a test missing from the series was not reported"
+for m in 01-caught 02-hangs 03-proved; do
+	[ -s "$T/mout/mutants/$m.log" ] || fail "no log for $m"
+	# each run saw its own mutant and nothing else
+	diff <(sed '1,/^$/d' "$md/$m.patch") "$T/mout/mutants/$m/seen.diff" > /dev/null ||
+		fail "$m: the tree under test was not the series plus $m alone"
+	[ "$(cat "$T/mout/mutants/$m/seen.tests")" = test_x_01.sh ] ||
+		fail "$m: test.sh was given '$(cat "$T/mout/mutants/$m/seen.tests")'"
+done
+clean_at_series
+echo "ok: 3 fake mutants sorted as expected, one at a time, tree clean afterwards"
+
+# Expectation not met: a not-caught one that is caught is fine, a fail one
+# that passes is not.
+sed -i 's/^Expect: not-caught/Expect: fail/' "$md/03-proved.patch"
+sed -i 's/^Expect: fail/Expect: not-caught\nWhy: proved elsewhere/' "$md/01-caught.patch"
+# (and mutants named by NN, by name and by file name)
+mutants_run 01 02-hangs 03-proved.patch > "$T/table" 2> "$T/err" &&
+	{ cat "$T/table"; fail "a missed mutant passed the run"; }
+grep -q '^| 03-proved | .* | fail | NOT CAUGHT | NO |' "$T/table" || fail "03-proved: not NO"
+grep -q '^| 01-caught | .* | not-caught | caught (fail) | yes (caught after all) |' "$T/table" ||
+	fail "01-caught: a catch of a not-caught mutant is not reported as fine"
+clean_at_series
+echo "ok: a missed mutant fails the run, an unexpected catch does not"
+
+# A mutant that does not apply: refused before anything is tested.
+sed 's|^-int c;|-int zz;|' "$md/02-hangs.patch" > "$md/04-stale.patch"
+rm -rf "$T/mout"
+expect_fail "mutant 04-stale does not apply to the series" mutants_run 01 04-stale
+[ ! -e "$T/mout/mutants/01-caught" ] || fail "a mutant was tested although 04-stale does not apply"
+clean_at_series
+rm "$md/04-stale.patch"
+
+# Malformed headers.
+grep -v '^Why:' "$md/01-caught.patch" > "$md/05-nowhy.patch"
+expect_fail "mutant 05-nowhy: 'Expect: not-caught' needs a 'Why:' line" mutants_run --list
+rm "$md/05-nowhy.patch"
+grep -v '^Tests:' "$md/02-hangs.patch" > "$md/06-notests.patch"
+expect_fail "mutant 06-notests: no 'Tests:' header line" mutants_run 06
+rm "$md/06-notests.patch"
+sed 's/^Expect: .*/Expect: maybe/' "$md/02-hangs.patch" > "$md/07-maybe.patch"
+expect_fail "'Expect: maybe' is not fail, stall or not-caught" mutants_run 07-maybe.patch
+rm "$md/07-maybe.patch"
+
+# --- the real mutants against the cached applied series (read only) ---------
+tree=$cache/base/$(sed -n 's/^BASE_VERSION=//p' "$TOP/base.lock" | tr '~:' '__')/linux
+if ! git -C "$tree" rev-parse -q --verify refs/heads/block-batch > /dev/null 2>&1; then
+	echo "note: no applied series in $tree yet: apply check left out"
+	exit 0
+fi
+# Stale when patches/ or a file a mutant touches changed after the series
+# was applied there (the committer date of its HEAD).
+applied=$(git -C "$tree" log -1 --format=%ct refs/heads/block-batch)
+mapfile -t paths < <(echo patches; sed -n 's|^+++ b/||p' "$TOP"/tests/mutants/*.patch | sort -u)
+if ! git -C "$TOP" rev-parse -q --verify HEAD > /dev/null 2>&1; then
+	echo "note: $TOP is not a git checkout: cannot tell whether $tree is current; apply check left out"
+	exit 0
+fi
+if [ -n "$(git -C "$TOP" status --porcelain -- "${paths[@]}")" ]; then
+	changed=$(date +%s)
+else
+	changed=$(git -C "$TOP" log -1 --format=%ct -- "${paths[@]}")
+fi
+if [ "${changed:-0}" -gt "$applied" ]; then
+	echo "note: the series changed after $tree was applied: apply check left out"
+	exit 0
+fi
+GIT_INDEX_FILE=$T/index git -C "$tree" read-tree refs/heads/block-batch ||
+	fail "cannot read branch block-batch of $tree"
+for p in "$TOP"/tests/mutants/*.patch; do
+	GIT_INDEX_FILE=$T/index git -C "$tree" apply --cached --check "$p" 2> "$T/err" ||
+		{ cat "$T/err"; fail "$(basename "$p") does not apply to the series in $tree"; }
+done
+echo "ok: all $n mutants apply to the applied series in $tree"
