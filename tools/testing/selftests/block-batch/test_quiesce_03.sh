@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Request-based device-mapper suspend/resume under fio write+verify, none
+# Request-based device-mapper suspend/resume under fio writes, none
 # and mq-deadline on the dm device: quiesce and unquiesce of a live blk-mq
 # queue, not frozen around them.  The dm device is a dm-multipath table
 # with one path, a null_blk; request-based dm has a blk-mq queue of its own
@@ -38,9 +38,9 @@
 # later run of the unquiesced queue dispatches it, and every cycle has
 # some, so it hangs only if nothing runs the queue after it (after the
 # last resume of a loop, or always if the queue stays quiesced): fio waits
-# for it and the watchdog reports a stall.  A write completed but not
-# done, or corrupted, fails verify; a WARN (an unbalanced unquiesce) fails
-# the dmesg check.  Not caught here: a request missed only by the run in
+# for it and the watchdog reports a stall.  A write that completes with an
+# error fails fio (there is no data verify: see the path device below); a
+# WARN (an unbalanced unquiesce) fails the dmesg check.  Not caught here: a request missed only by the run in
 # blk_mq_unquiesce_queue(), whether that run is missing or loses the
 # store-buffering race that the smp_mb() in blk_mq_run_hw_queue() closes
 # (Documentation/litmus-tests/block/), since the requeue work runs the
@@ -68,12 +68,18 @@ _require_fio_engine io_uring
 _require_null_blk
 _require_dm_multipath
 
-_prep_test "up to $CYCLES dm suspend/resume cycles under fio verify, none and mq-deadline"
+_prep_test "up to $CYCLES dm suspend/resume cycles under fio writes, none and mq-deadline"
 
 nb=bb_$TID		# the null_blk: the one path
 mp=bb_${TID}_mpath	# the dm device's name
 
-_nullb_create "$nb" submit_queues=2 hw_queue_depth=32 ||
+# Not memory backed: a memory-backed null_blk is BLK_MQ_F_BLOCKING, and
+# request-based dm issues its clones from a non-blocking dispatch context
+# (blk_insert_cloned_request() inside the dm queue's RCU read section), a
+# "sleeping function called from invalid context" in v7.3 that this series
+# does not change.  So fio writes without verify: a lost request shows as a
+# stall, not as bad data.
+_nullb_create "$nb" memory_backed=0 submit_queues=2 hw_queue_depth=32 ||
 	_skip "cannot create a null_blk device"
 _mpath_create "$mp" "$nb" || _skip "cannot create a dm-multipath device on $nb"
 dmdev=$BB_DM_DEV
@@ -103,8 +109,9 @@ for sched in none mq-deadline; do
 	_require_sched "$dmdev" "$sched" || continue
 	_set_sched "$dmdev" "$sched" || { _fail "cannot select $sched on $dmdev"; continue; }
 	_stress_spawn "suspend-$sched" _suspend_loop "suspend-$sched"
-	_verify_while "suspend-$sched" "$BB_STRESS_PID" "$dmdev" || break
-	_log "$sched: $BB_RUNS fio verify runs"
+	_verify_while "suspend-$sched" "$BB_STRESS_PID" "$dmdev" \
+		--verify=0 --do_verify=0 || break
+	_log "$sched: $BB_RUNS fio runs"
 	_stress_verdict "$sched" "$MIN_CYCLES" inflight || continue
 	read -r waiting 2>/dev/null < "$BB_TMP/waiting.suspend-$sched" || waiting=0
 	_log "$sched: $waiting of $BB_CYCLES resumes found requests waiting" \

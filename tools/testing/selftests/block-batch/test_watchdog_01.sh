@@ -75,7 +75,9 @@ if [ "$BB_ERR" -eq 0 ] && _have_program dmsetup &&
    dmsetup targets 2>/dev/null | grep -q '^multipath'; then
 	nb=bb_${TID}_path
 	mp=bb_${TID}_mpath
-	if _nullb_create "$nb" && _mpath_create "$mp" "$nb"; then
+	# not memory backed: request-based dm needs a path that does not
+	# block (see test_quiesce_03)
+	if _nullb_create "$nb" memory_backed=0 && _mpath_create "$mp" "$nb"; then
 		dm=$BB_DM_DEV
 		# no scheduler: a queued request holds a driver tag
 		_set_sched "$dm" none || _fail "stuck: cannot select none on $dm"
