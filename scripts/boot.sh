@@ -34,7 +34,7 @@ need_tools qemu-system-x86_64 timeout setsid
 setsid timeout -k 10 "$tmo" qemu-system-x86_64 \
 	-accel tcg,thread=multi -cpu max -smp "$smp" -m "$mem" \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 loglevel=6 panic=-1 oops=panic null_blk.nr_devices=0 scsi_debug.add_host=0 scsi_debug.dev_size_mb=64 $append" \
+	-append "console=ttyS0 loglevel=6 panic=-1 oops=panic null_blk.nr_devices=0 scsi_debug.add_host=0 scsi_debug.dev_size_mb=64 tsc=reliable $append" \
 	-display none -monitor none -serial "file:$log" -no-reboot \
 	"${qextra[@]}" </dev/null
 rc=$?

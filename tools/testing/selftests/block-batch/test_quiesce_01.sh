@@ -16,13 +16,14 @@
 # Bounded: at most CYCLES cycles or BB_STRESS_SECS seconds per scheduler,
 # whichever comes first; fewer than MIN_CYCLES is a SKIP (machine too slow).
 # A cycle "started with requests in flight" when /sys/block/DEV/stat counted
-# requests in flight just before the write that froze the queue; none such
-# is a failure (fio was not running: nothing was tested).
+# requests in flight (waiting up to 2 s for some: _inflight_soon) just
+# before the write that froze the queue; none such is a failure (fio was not
+# running: nothing was tested).
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
 CYCLES=${CYCLES:-1000}
-MIN_CYCLES=${MIN_CYCLES:-50}
+MIN_CYCLES=${MIN_CYCLES:-20}
 
 _require_root
 _require_program fio
@@ -47,7 +48,7 @@ _quiesce_loop() {
 	_stress_begin "$1" "$CYCLES"
 	while _stress_continue; do
 		set -- ${writes[$i]}
-		_stress_step "$(_inflight "$dev")"
+		_stress_step "$(_inflight_soon "$dev")"
 		echo "$2" > "$q/$1" || return 1
 		i=$(((i + 1) % ${#writes[@]}))
 	done

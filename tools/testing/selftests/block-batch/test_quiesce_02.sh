@@ -23,7 +23,7 @@
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
 RESETS=${RESETS:-50}
-MIN_RESETS=${MIN_RESETS:-3}
+MIN_RESETS=${MIN_RESETS:-2}
 
 _require_root
 _require_program fio
@@ -103,7 +103,7 @@ _reset_loop() {
 
 	_stress_begin "$1" "$RESETS"
 	while _stress_continue; do
-		_stress_step "$(_inflight "$ns")"
+		_stress_step "$(_inflight_soon "$ns")"
 		echo 1 > "$ctrl/reset_controller" || return 1
 		t=0
 		until grep -q live "$ctrl/state"; do

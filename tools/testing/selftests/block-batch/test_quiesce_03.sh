@@ -40,9 +40,9 @@
 # last resume of a loop, or always if the queue stays quiesced): fio waits
 # for it and the watchdog reports a stall.  A write that completes with an
 # error fails fio (there is no data verify: see the path device below); a
-# WARN (an unbalanced unquiesce) fails the dmesg check.  Not caught here: a request missed only by the run in
-# blk_mq_unquiesce_queue(), whether that run is missing or loses the
-# store-buffering race that the smp_mb() in blk_mq_run_hw_queue() closes
+# WARN (an unbalanced unquiesce) fails the dmesg check.  Not caught here: a
+# request missed only by the run in blk_mq_unquiesce_queue(), whether that
+# run is missing or loses the store-buffering race that the smp_mb() in blk_mq_run_hw_queue() closes
 # (Documentation/litmus-tests/block/), since the requeue work runs the
 # queue right after it; and a dispatch past the quiesce (dm_mq_queue_rq()
 # bounces it with BLK_STS_RESOURCE, or dm_wait_for_completion() waits for
@@ -51,16 +51,16 @@
 # Bounded: at most CYCLES cycles or BB_STRESS_SECS seconds per scheduler,
 # whichever comes first; fewer than MIN_CYCLES is a SKIP (machine too slow).
 # A cycle "started with requests in flight" when /sys/block/DM/stat counted
-# requests in flight just before the suspend; none such is a failure (fio
-# was not running: nothing was tested).  So is a loop in which no resume
-# found requests waiting: counted in flight after the suspend returned,
-# when dm_wait_for_completion() has seen no started request, so accounted
-# and not yet dispatched.
+# requests in flight (waiting up to 2 s for some) just before the suspend;
+# none such is a failure (fio was not running: nothing was tested).  So is
+# a loop in which no resume found requests waiting: counted in flight after
+# the suspend returned, when dm_wait_for_completion() has seen no started
+# request, so accounted and not yet dispatched.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
 CYCLES=${CYCLES:-300}
-MIN_CYCLES=${MIN_CYCLES:-30}
+MIN_CYCLES=${MIN_CYCLES:-10}
 
 _require_root
 _require_program fio
@@ -93,7 +93,7 @@ _suspend_loop() {
 
 	_stress_begin "$1" "$CYCLES"
 	while _stress_continue; do
-		_stress_step "$(_inflight "$dmdev")"
+		_stress_step "$(_inflight_soon "$dmdev")"
 		_dmsetup suspend --nolockfs "$mp" || return 1
 		# suspended: no request is started, those counted are waiting
 		[ "$(_inflight "$dmdev")" -gt 0 ] && waiting=$((waiting + 1))

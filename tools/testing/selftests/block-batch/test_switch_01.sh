@@ -37,7 +37,7 @@ _switch_loop() {
 	_stress_begin "$1" "$SWITCHES"
 	while _stress_continue; do
 		for s in "${scheds[@]}"; do
-			_stress_step "$(_inflight "$dev")"
+			_stress_step "$(_inflight_soon "$dev")"
 			_set_sched "$dev" "$s" ||
 				{ echo "# $TID: switch to $s failed"; return 1; }
 		done
