@@ -684,6 +684,14 @@ _watchdog_stop() {
 	local i
 
 	[ -n "${BB_WATCHDOG_PID:-}" ] || return 0
+	# After a stall it is writing the dump (at most 35 s, see timeout):
+	# let it finish and exit by itself.
+	if _stalled; then
+		for i in $(seq 400); do
+			kill -0 "$BB_WATCHDOG_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+	fi
 	kill "$BB_WATCHDOG_PID" 2>/dev/null
 	for i in $(seq 100); do
 		kill -0 "$BB_WATCHDOG_PID" 2>/dev/null || break
