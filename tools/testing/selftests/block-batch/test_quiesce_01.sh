@@ -23,7 +23,7 @@
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
 CYCLES=${CYCLES:-1000}
-MIN_CYCLES=${MIN_CYCLES:-20}
+MIN_CYCLES=${MIN_CYCLES:-10}
 
 _require_root
 _require_program fio
