@@ -596,7 +596,7 @@ _descendants() {
 
 	for f in /proc/[0-9]*/stat; do
 		# pid (comm) state ppid ...; comm may hold spaces
-		read -r rest < "$f" 2>/dev/null || continue
+		read -r rest 2>/dev/null < "$f" || continue
 		p=${rest%% *}
 		rest=${rest##*) }
 		pp=${rest#* }
