@@ -13,6 +13,7 @@ BB_SKIP_CODE=4
 BB_SCHEDULERS=${BB_SCHEDULERS:-"none mq-deadline bfq kyber"}
 BB_NULLB_CFS=/sys/kernel/config/nullb
 BB_DEBUGFS=/sys/kernel/debug/block
+BB_TRACEFS=/sys/kernel/tracing
 BB_NULLB_NAMES=()
 
 _log() {
@@ -252,14 +253,34 @@ _check_idle() {
 # that dm suspend quiesces and resume unquiesces, with no freeze around.
 BB_DM_NAMES=()
 
-# _require_dm_multipath -- device-mapper with the multipath target
-_require_dm_multipath() {
-	_require_program dmsetup
+# _dm_multipath_why -- prints why dm-multipath cannot be used here (and
+#   returns 0), or nothing (and returns 1); loads its module if needed
+_dm_multipath_why() {
+	_have_program dmsetup || { echo "dmsetup is not installed"; return 0; }
 	_have_program modprobe && modprobe -q dm-multipath 2>/dev/null
 	dmsetup targets > /dev/null 2>&1 ||
-		_skip "device-mapper is not available (CONFIG_BLK_DEV_DM)"
-	dmsetup targets | grep -q '^multipath[[:space:]]' ||
-		_skip "the dm multipath target is not available (CONFIG_DM_MULTIPATH)"
+		{ echo "device-mapper is not available (CONFIG_BLK_DEV_DM)"; return 0; }
+	dmsetup targets | grep -q '^multipath[[:space:]]' && return 1
+	echo "the dm multipath target is not available (CONFIG_DM_MULTIPATH)"
+}
+
+# _require_dm_multipath -- device-mapper with the multipath target
+_require_dm_multipath() {
+	local why
+
+	why=$(_dm_multipath_why) && _skip "$why"
+}
+
+# _require_trace_event SYSTEM/EVENT -- tracefs with that event, and no one
+#   else tracing (do not take the ring buffer away from them)
+_require_trace_event() {
+	[ -d "$BB_TRACEFS/events" ] ||
+		mount -t tracefs nodev "$BB_TRACEFS" 2>/dev/null
+	[ -d "$BB_TRACEFS/events/$1" ] ||
+		_skip "tracefs or the ${1%%/*}:${1#*/} event is not available"
+	[ "$(cat "$BB_TRACEFS/tracing_on")" = 0 ] ||
+		[ -z "$(grep -v '^#' "$BB_TRACEFS/set_event" 2>/dev/null)" ] ||
+		_skip "tracefs is in use"
 }
 
 # _dmsetup ARG... -- dmsetup without udev synchronisation (the guest has no

@@ -25,7 +25,6 @@
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
-BB_TRACEFS=/sys/kernel/tracing
 bb_depth=32
 bb_bs=4096
 bb_region_mb=8
@@ -36,15 +35,7 @@ _require_program awk
 _require_fio_engine libaio
 _require_null_blk
 
-if [ ! -d "$BB_TRACEFS/events" ]; then
-	mount -t tracefs nodev "$BB_TRACEFS" 2>/dev/null
-fi
-[ -d "$BB_TRACEFS/events/block/block_rq_issue" ] ||
-	_skip "tracefs or the block:block_rq_issue event is not available"
-# Someone else is tracing: do not take the ring buffer away from them.
-[ "$(cat "$BB_TRACEFS/tracing_on")" = 0 ] ||
-	[ -z "$(grep -v '^#' "$BB_TRACEFS/set_event" 2>/dev/null)" ] ||
-	_skip "tracefs is in use"
+_require_trace_event block/block_rq_issue
 
 # The trace clock in use before the test ("[local] global ..."), restored
 # afterwards.

@@ -31,7 +31,6 @@
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
-BB_TRACEFS=/sys/kernel/tracing
 bb_depth=4
 dmparam=/sys/module/dm_mod/parameters/dm_mq_nr_hw_queues
 
@@ -45,14 +44,8 @@ _require_dm_multipath
 ncpu=$(nproc)
 [ "$ncpu" -ge 2 ] || _skip "needs at least 2 CPUs for several hw queues"
 [ -w "$dmparam" ] || _skip "no writable dm_mod parameter dm_mq_nr_hw_queues"
-if [ ! -d "$BB_TRACEFS/events" ]; then
-	mount -t tracefs nodev "$BB_TRACEFS" 2>/dev/null
-fi
+_require_trace_event workqueue/workqueue_queue_work
 ev=$BB_TRACEFS/events/workqueue/workqueue_queue_work
-[ -d "$ev" ] || _skip "tracefs or the workqueue:workqueue_queue_work event is not available"
-[ "$(cat "$BB_TRACEFS/tracing_on")" = 0 ] ||
-	[ -z "$(grep -v '^#' "$BB_TRACEFS/set_event" 2>/dev/null)" ] ||
-	_skip "tracefs is in use"
 
 _prep_test "hw queues run at unquiesce: one for mq-deadline and bfq, all for kyber"
 

@@ -70,9 +70,7 @@ fi
 
 # stuck: requests queued on a quiesced queue, by suspending a dm-multipath
 # device (over a fast null_blk) under fio; resumed once the verdict is in
-_have_program modprobe && modprobe -q dm-multipath 2>/dev/null
-if [ "$BB_ERR" -eq 0 ] && _have_program dmsetup &&
-   dmsetup targets 2>/dev/null | grep -q '^multipath'; then
+if [ "$BB_ERR" -eq 0 ] && ! dm_why=$(_dm_multipath_why); then
 	nb=bb_${TID}_path
 	mp=bb_${TID}_mpath
 	# not memory backed: request-based dm needs a path that does not
@@ -129,7 +127,7 @@ if [ "$BB_ERR" -eq 0 ] && _have_program dmsetup &&
 		_fail "stuck: cannot set up a dm-multipath device over null_blk"
 	fi
 elif [ "$BB_ERR" -eq 0 ]; then
-	_skip_later "the stuck case needs dmsetup and dm-multipath (CONFIG_DM_MULTIPATH)"
+	_skip_later "the stuck case needs dm-multipath: $dm_why"
 fi
 
 _show_result
