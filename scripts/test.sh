@@ -17,8 +17,9 @@
 #                scripts/mutants.sh
 #   --host-only  only the host-side tooling tests (no kernel build)
 #   --tests      only these kselftests (e.g. test_switch_01.sh)
-#   --full       the long tier: every stress loop gets 300 s instead of the
-#                CI tier's 90 s (BB_STRESS_SECS in test_common.sh)
+#   --full       the long tier: every kselftest (the CI tier leaves out
+#                FULL_ONLY below), and every stress loop gets 300 s instead
+#                of the CI tier's 60 s (BB_STRESS_SECS in test_common.sh)
 #   --load N     N CPU hogs in their own session during the guest stages, to
 #                check that no verdict depends on the machine's load
 #   --no-base    skip the base kernel (built with the same config and booted
@@ -51,7 +52,7 @@ while [ $# -gt 0 ]; do
 	-f)
 		[ -r "$2" ] || die "config fragment '$2' not found"
 		frags+=(-f "$(realpath "$2")"); objname+=-$(basename "$2" .config); shift 2 ;;
-	-h|--help) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$0: unknown argument '$1'" >&2; usage ;;
 	esac
 done
@@ -70,6 +71,21 @@ for t in ${tests//,/ }; do
 	[ -f "$BB_TOP/tools/testing/selftests/block-batch/$t" ] ||
 		die "--tests: no kselftest '$t' in tools/testing/selftests/block-batch"
 done
+# The CI tier (no --full, no --tests) leaves these out, to keep a cold CI run
+# on a 2-core machine within its budget (README: "CI budget"):
+# test_quiesce_01 quiesces a frozen queue only (the live-queue quiesce is
+# test_quiesce_02 and _03's), and test_integrity_02 is test_integrity_01
+# through libaio (test_mixed_01 also runs libaio).
+FULL_ONLY="test_quiesce_01.sh test_integrity_02.sh"
+tier=full
+if [ -z "$tests" ] && [ $full -eq 0 ]; then
+	tier=ci
+	for t in "$BB_TOP"/tools/testing/selftests/block-batch/test_*_[0-9][0-9].sh; do
+		t=${t##*/}
+		case " $FULL_ONLY " in *" $t "*) continue ;; esac
+		tests+=${tests:+,}$t
+	done
+fi
 
 # load_start / load_stop -- the --load CPU hogs, in a session of their own
 # (a background child is no process group leader, so setsid does not fork:
@@ -116,6 +132,7 @@ finish() {
 }
 
 echo "TAP version 13"
+[ $tier = ci ] && echo "# CI tier: $FULL_ONLY run only with --full"
 
 stage deps "$BB_TOP/scripts/install-deps.sh"
 tap $? "host: dependencies installed"
@@ -227,9 +244,10 @@ fi
 merge_ratios() {
 	sed -n 's/^\(# \)*merge_01: sched=\([^ ]*\) case=\([^ ]*\) .* ratio=\([0-9.]*\).*/\2 \3 \4/p' "$1"
 }
-# merge_iops LOG -- "SCHED IOPS" per merge_01 case=hdd IOPS line of a guest log
+# merge_iops LOG -- "SCHED CASE IOPS" per merge_01 IOPS line of a guest log
+# (the HDD-like cases hdd and sd-hdd)
 merge_iops() {
-	sed -n 's/^\(# \)*merge_01: sched=\([^ ]*\) case=hdd iops=\([0-9][0-9]*\).*/\2 \3/p' "$1"
+	sed -n 's/^\(# \)*merge_01: sched=\([^ ]*\) case=\([^ ]*\) iops=\([0-9][0-9]*\).*/\2 \3 \4/p' "$1"
 }
 # Compare when test_merge_01 ran and passed or failed here (not skipped).
 if [ $base_cmp -eq 1 ] &&
@@ -269,7 +287,7 @@ if [ $base_cmp -eq 1 ] &&
 		# One run per kernel at different moments cannot tell a
 		# regression from that: reported here; it needs interleaved
 		# rounds (scripts/run.sh).
-		case " ${BB_MERGE_REPORT_ONLY-mq-deadline:hdd bfq:hdd} " in
+		case " ${BB_MERGE_REPORT_ONLY-mq-deadline:hdd bfq:hdd mq-deadline:sd-hdd bfq:sd-hdd} " in
 		*" $sched:$case "*)
 			echo "# base: $sched $case merge ratio, series $ratio, base $bratio" \
 			     "(reported, not checked: BB_MERGE_REPORT_ONLY)"
@@ -285,12 +303,12 @@ if [ $base_cmp -eq 1 ] &&
 			'BEGIN { exit !(p >= b - d) }'
 		tap $? "base: $sched $case merge ratio, series $ratio >= base $bratio - $slack"
 	done < <(merge_ratios "$log.txt")
-	# HDD-like case: IOPS series/base per scheduler, when both reported.
-	while read -r sched iops; do
-		biops=$(merge_iops "$blog.txt" | awk -v s="$sched" \
-			'$1 == s { print $2; exit }')
+	# HDD-like cases: IOPS series/base per scheduler, when both reported.
+	while read -r sched case iops; do
+		biops=$(merge_iops "$blog.txt" | awk -v s="$sched" -v c="$case" \
+			'$1 == s && $2 == c { print $3; exit }')
 		[ "${biops:-0}" -gt 0 ] || continue
-		echo "# base: $sched hdd IOPS series/base" \
+		echo "# base: $sched $case IOPS series/base" \
 			"$(awk -v p="$iops" -v b="$biops" 'BEGIN { printf "%.2f", p / b }')" \
 			"(series $iops, base $biops; reported, not checked)"
 	done < <(merge_iops "$log.txt")

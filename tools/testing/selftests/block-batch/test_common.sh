@@ -140,6 +140,78 @@ _scsi_host() {
 	echo "/sys/class/scsi_host/host${sdev%%:*}"
 }
 
+# _sdebug_create KEY=VALUE... -- one scsi_debug host with one target and one
+#   LUN, given these scsi_debug parameters: loads the module with them, or,
+#   when scsi_debug is built in with no host (the guest's command line has
+#   scsi_debug.add_host=0), sets them and adds a host.  Sets BB_SDEBUG_DEV to
+#   the new disk's name.  Returns 1 with the reason in BB_SDEBUG_WHY.
+#   _sdebug_remove undoes it, parameters included.
+_sdebug_create() {
+	local sd=/sys/bus/pseudo/drivers/scsi_debug mp=/sys/module/scsi_debug/parameters
+	local kv d
+
+	BB_SDEBUG_DEV='' BB_SDEBUG_HOW='' BB_SDEBUG_OLD=()
+	# read by the tests
+	export BB_SDEBUG_WHY=''
+	if [ ! -d $sd ]; then
+		_have_program modprobe &&
+			modprobe -q scsi_debug add_host=1 num_tgts=1 max_luns=1 \
+				"$@" 2>/dev/null
+		if [ ! -d $sd ]; then
+			BB_SDEBUG_WHY="scsi_debug is not available (CONFIG_SCSI_DEBUG=m)"
+			return 1
+		fi
+		BB_SDEBUG_HOW=module
+	elif [ -z "$(ls -d $sd/adapter* 2>/dev/null)" ]; then
+		BB_SDEBUG_HOW=host
+		for kv in num_tgts=1 max_luns=1 "$@"; do
+			BB_SDEBUG_OLD+=("${kv%%=*}=$(cat "$mp/${kv%%=*}" 2>/dev/null)")
+			if ! echo "${kv#*=}" > "$mp/${kv%%=*}"; then
+				BB_SDEBUG_WHY="cannot set scsi_debug's ${kv%%=*}"
+				_sdebug_remove
+				return 1
+			fi
+		done
+		if ! echo 1 > $sd/add_host; then
+			BB_SDEBUG_WHY="cannot add a scsi_debug host"
+			_sdebug_remove
+			return 1
+		fi
+	else
+		BB_SDEBUG_WHY="scsi_debug is already in use here"
+		return 1
+	fi
+	# sd probes the new disk asynchronously
+	for _ in $(seq 100); do
+		for d in $sd/adapter*/host*/target*/*/block/*; do
+			[ -d "$d" ] && BB_SDEBUG_DEV=${d##*/} && break
+		done
+		[ -n "$BB_SDEBUG_DEV" ] && [ -b "/dev/$BB_SDEBUG_DEV" ] && return 0
+		sleep 0.1
+	done
+	BB_SDEBUG_WHY="scsi_debug made no disk"
+	_sdebug_remove
+	return 1
+}
+
+# _sdebug_remove -- remove what _sdebug_create made, and turn off the error
+#   injection (opts, every_nth) that a test set
+_sdebug_remove() {
+	local sd=/sys/bus/pseudo/drivers/scsi_debug kv
+
+	echo 0 > $sd/every_nth 2>/dev/null
+	echo 0 > $sd/opts 2>/dev/null
+	case ${BB_SDEBUG_HOW:-} in
+	module) modprobe -r scsi_debug 2>/dev/null ;;
+	host)
+		echo -1 > $sd/add_host 2>/dev/null
+		for kv in "${BB_SDEBUG_OLD[@]}"; do
+			echo "${kv#*=}" > "/sys/module/scsi_debug/parameters/${kv%%=*}" 2>/dev/null
+		done ;;
+	esac
+	BB_SDEBUG_HOW='' BB_SDEBUG_DEV=''
+}
+
 # _busy_sum FILE -- sum of the "busy=" lines of a debugfs tags file
 _busy_sum() {
 	awk -F= '/^busy=/ { s += $2 } END { print s + 0 }' "$1" 2>/dev/null
@@ -391,7 +463,7 @@ _integrity_test() {
 #    the evidence (blocked tasks, hctx state, dispatch lists, busy tags);
 #  - every budget plus the stall window stays well inside the runner's
 #    timeout (settings), so the runner's kill is never the verdict.
-BB_STRESS_SECS=${BB_STRESS_SECS:-90}	# time budget of one stress loop
+BB_STRESS_SECS=${BB_STRESS_SECS:-60}	# time budget of one stress loop
 BB_STALL_SECS=${BB_STALL_SECS:-90}	# no progress for this long: a hang
 BB_WATCH_SECS=${BB_WATCH_SECS:-2}	# watchdog poll interval
 BB_PROGRESS_SECS=${BB_PROGRESS_SECS:-30}	# progress line interval
@@ -793,7 +865,8 @@ _cleanup_test() {
 	_watchdog_stop
 	if _stalled; then
 		# Removing a device that holds a stranded request would hang.
-		_log "stalled: leaving ${BB_DM_NAMES[*]} ${BB_NULLB_NAMES[*]} in place"
+		_log "stalled: leaving" "${BB_DM_NAMES[*]} ${BB_NULLB_NAMES[*]}" \
+			"${BB_SDEBUG_DEV:-}" "in place"
 	else
 		# dm devices first: they hold the null_blks under them open.
 		for name in "${BB_DM_NAMES[@]}"; do
@@ -805,6 +878,7 @@ _cleanup_test() {
 		for name in "${BB_NULLB_NAMES[@]}"; do
 			_nullb_destroy "$name"
 		done
+		[ -z "${BB_SDEBUG_HOW:-}" ] || _sdebug_remove
 	fi
 	BB_DM_NAMES=() BB_NULLB_NAMES=()
 	[ -n "${BB_TMP:-}" ] && rm -rf "$BB_TMP"

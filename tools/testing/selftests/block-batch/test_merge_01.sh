@@ -50,7 +50,14 @@
 # hardly keep 32 requests at the device, so requests would rarely wait and
 # the ratio would follow the host's load.
 #
-# No minimum merge percentage for hdd: while a tag is free, a new request
+# The same job runs on a second HDD stand-in, a scsi_debug disk
+# (_sdebug_create): max_queue=32 host tags, a 100 ms command delay
+# (ndelay), queue/rotational set to 1, so with SCSI's dispatch budgets
+# (queue_depth) on the path:
+#
+#   sd-hdd   as hdd, on the scsi_debug disk
+#
+# No minimum merge percentage for hdd and sd-hdd: while a tag is free, a new request
 # can leave the scheduler as soon as the queue runs, so the share of bios that
 # find a request still waiting depends on how soon the guest resubmits after
 # completions, and how soon the queue runs, compared with the 100 ms: on the
@@ -60,9 +67,9 @@
 # that each bio written was accounted, as a request or as a merge.
 #
 # Output: one line per scheduler and case, and fio's write IOPS for hdd
-# (reported, never checked), besides the hdd device's nr_requests:
+# (reported, never checked), besides the HDD-like devices' nr_requests:
 #   merge_01: sched=S case=C bios=B requests=R merged=M ratio=M/B
-#   merge_01: sched=S case=hdd iops=N
+#   merge_01: sched=S case=hdd|sd-hdd iops=N
 # block-batch's scripts/test.sh boots the base kernel in the same run with
 # this same test, checks each ratio against the base's for the same
 # scheduler and case (series >= base - BB_MERGE_SLACK), and prints the hdd
@@ -91,6 +98,14 @@ hdd=bb_${TID}_hdd
 _nullb_create "$hdd" memory_backed=0 rotational=1 submit_queues=1 \
 	hw_queue_depth=32 irqmode=2 completion_nsec=100000000 ||
 	_skip "cannot create the HDD-like null_blk device"
+sdhdd=
+if _sdebug_create dev_size_mb=64 max_queue=32 ndelay=100000000; then
+	sdhdd=$BB_SDEBUG_DEV
+	echo 1 > "/sys/block/$sdhdd/queue/rotational" ||
+		_fail "cannot mark $sdhdd rotational"
+else
+	_log "no sd-hdd case: $BB_SDEBUG_WHY"
+fi
 
 # _merge_case SCHED CASE DEV JOBS MB MIN_PCT [fio option]...
 #   JOBS fio jobs write MB MiB each to DEV, sequentially in 4k bios, each in
@@ -133,8 +148,20 @@ _merge_case() {
 	return 0
 }
 
+# _hdd_case SCHED CASE DEV -- the HDD-like job on DEV, and its IOPS
+_hdd_case() {
+	_log "$1: $3 nr_requests=$(cat "/sys/block/$3/queue/nr_requests")"
+	_merge_case "$1" "$2" "$3" $bb_hdd_jobs $bb_hdd_mb 0 --iodepth=32 ||
+		return 0
+	if [ -n "$BB_IOPS" ]; then
+		_log "sched=$1 case=$2 iops=$BB_IOPS"
+	else
+		_log "$1 $2: no IOPS figure from fio"
+	fi
+}
+
 ran=0
-_watchdog_start "$dev" "$hdd"
+_watchdog_start "$dev" "$hdd" $sdhdd
 for sched in $bb_scheds; do
 	_stalled && break
 	_require_sched "$dev" "$sched" || continue
@@ -147,14 +174,13 @@ for sched in $bb_scheds; do
 		--iodepth=64 --iodepth_batch_submit=16
 	_set_sched "$hdd" "$sched" ||
 		{ _fail "cannot select $sched on $hdd"; continue; }
-	_log "$sched: $hdd nr_requests=$(cat "/sys/block/$hdd/queue/nr_requests")"
-	if _merge_case "$sched" hdd "$hdd" $bb_hdd_jobs $bb_hdd_mb 0 \
-		--iodepth=32; then
-		if [ -n "$BB_IOPS" ]; then
-			_log "sched=$sched case=hdd iops=$BB_IOPS"
-		else
-			_log "$sched hdd: no IOPS figure from fio"
-		fi
+	_hdd_case "$sched" hdd "$hdd"
+	if [ -z "$sdhdd" ]; then
+		:
+	elif _set_sched "$sdhdd" "$sched"; then
+		_hdd_case "$sched" sd-hdd "$sdhdd"
+	else
+		_fail "cannot select $sched on $sdhdd"
 	fi
 	ran=$((ran + 1))
 done

@@ -9,11 +9,9 @@
 # the elevator has none, or when the command completes), and a host allows
 # can_queue commands over all its devices (host tags).
 #
-# scsi_debug (loaded here with its parameters, or built in and given a host
-# here; the guest's command line sets its dev_size_mb=64) gives one 64 MiB
-# disk with max_queue=8 host tags and a 1-jiffy command delay; its
-# queue_depth is set
-# to 2, so that fio (io_uring, 4 jobs at iodepth 16, write + crc32c verify)
+# scsi_debug (_sdebug_create) gives one 64 MiB disk with max_queue=8 host
+# tags and a 1-jiffy command delay; its queue_depth is set to 2, so that fio
+# (io_uring, 4 jobs at iodepth 16, write + crc32c verify)
 # always waits for budget; and every 16th command is answered
 # SCSI_MLQUEUE_HOST_BUSY (opts=0x8000, every_nth=16), which requeues the
 # request and returns its budget.  Through mq-deadline and bfq:
@@ -24,6 +22,12 @@
 #  - once idle, device_busy and host_busy are 0, every tag and sched tag
 #    in debugfs is back, the dispatch and software-queue lists are empty
 #    and inflight is "0 0" (_check_idle).
+# Then, through mq-deadline, a real-time reader (ioprio class RT, psync:
+# one request at a time) and a best-effort writer: while the RT request is
+# at the device, mq-deadline's ->has_work() is true (the writer's requests
+# wait) but ->dispatch_request() returns nothing ("ignore lower priority
+# requests if any higher priority requests are pending", dd_queued()), after
+# blk-mq-sched took a budget for it.  That budget must go back.
 # A budget leaked by the dispatch path leaves device_busy above 0 at idle,
 # or, once queue_depth budgets are gone, stops the disk: the watchdog
 # reports a stall.
@@ -36,47 +40,8 @@ _require_root
 _require_program fio
 _require_fio_engine io_uring
 _require_debugfs
-if [ ! -d /sys/bus/pseudo/drivers/scsi_debug ]; then
-	_have_program modprobe &&
-		modprobe -q scsi_debug add_host=1 num_tgts=1 max_luns=1 \
-			dev_size_mb=64 max_queue=8 delay=1 2>/dev/null
-	[ -d /sys/bus/pseudo/drivers/scsi_debug ] ||
-		_skip "scsi_debug is not available (CONFIG_SCSI_DEBUG=m)"
-	BB_SDEBUG_LOADED=1
-elif [ -z "$(ls -d /sys/bus/pseudo/drivers/scsi_debug/adapter* 2>/dev/null)" ]; then
-	# built in, with no host yet (scsi_debug.add_host=0)
-	for kv in max_queue=8 delay=1 num_tgts=1 max_luns=1; do
-		echo "${kv#*=}" > "/sys/module/scsi_debug/parameters/${kv%%=*}" ||
-			_skip "cannot set scsi_debug's ${kv%%=*}"
-	done
-	echo 1 > /sys/bus/pseudo/drivers/scsi_debug/add_host ||
-		_skip "cannot add a scsi_debug host"
-	BB_SDEBUG_ADDED=1
-else
-	_skip "scsi_debug is already in use here"
-fi
-
-_sdebug_cleanup() {
-	echo 0 > /sys/bus/pseudo/drivers/scsi_debug/every_nth 2>/dev/null
-	echo 0 > /sys/bus/pseudo/drivers/scsi_debug/opts 2>/dev/null
-	if [ -n "${BB_SDEBUG_LOADED:-}" ]; then
-		modprobe -r scsi_debug 2>/dev/null
-	elif [ -n "${BB_SDEBUG_ADDED:-}" ]; then
-		echo -1 > /sys/bus/pseudo/drivers/scsi_debug/add_host 2>/dev/null
-	fi
-}
-
-# sd probes the new disk asynchronously
-dev=
-for _ in $(seq 100); do
-	for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
-		[ -d "$d" ] && dev=${d##*/} && break
-	done
-	[ -n "$dev" ] && [ -b "/dev/$dev" ] && break
-	sleep 0.1
-done
-[ -n "$dev" ] && [ -b "/dev/$dev" ] ||
-	{ _sdebug_cleanup; _skip "scsi_debug made no disk"; }
+_sdebug_create dev_size_mb=64 max_queue=8 delay=1 || _skip "$BB_SDEBUG_WHY"
+dev=$BB_SDEBUG_DEV
 
 _prep_test "budgets and host tags of a scsi_debug disk ($dev), queue_depth $bb_qd"
 
@@ -99,7 +64,7 @@ for sched in mq-deadline bfq; do
 	_set_sched "$dev" "$sched" || { _fail "cannot select $sched"; continue; }
 	peak=0
 	_watchdog_start "$dev"
-	_fio_verify "$dev" io_uring --size=8M --offset_increment=8M &
+	_fio_verify "$dev" io_uring --size=4M --offset_increment=4M &
 	pid=$!
 	while kill -0 $pid 2>/dev/null && ! _stalled; do
 		b=$(cat "/sys/block/$dev/device/device_busy")
@@ -118,6 +83,23 @@ for sched in mq-deadline bfq; do
 	tested=$((tested + 1))
 done
 
-_stalled || _sdebug_cleanup
+# mq-deadline: ->dispatch_request() returns nothing with a budget taken
+if [ "$BB_ERR" -eq 0 ] && ! _stalled && _require_sched "$dev" mq-deadline &&
+   _set_sched "$dev" mq-deadline; then
+	_watchdog_start "$dev"
+	fio --filename="/dev/$dev" --direct=1 --bs=4k --size=2M \
+		--name=bb-rt --ioengine=psync --rw=read --prioclass=1 \
+		--name=bb-be --ioengine=io_uring --iodepth=4 --rw=write \
+		--prioclass=2 --offset=16M > "$BB_TMP/fio-prio.log" 2>&1 &
+	_wait_pid $! || _fail_io "mq-deadline: RT reader + BE writer failed:" \
+		"$(tail -n 3 "$BB_TMP/fio-prio.log")"
+	_watchdog_stop
+	if ! _stalled; then
+		_log "mq-deadline: RT reader and BE writer" \
+			"(dispatch finds the BE requests held back)"
+		_check_idle "mq-deadline priorities" "$dev"
+	fi
+fi
+
 _skip_if_untested $tested "neither mq-deadline nor bfq could be tested"
 _show_result
