@@ -49,7 +49,8 @@
 # it).
 #
 # Bounded: at most CYCLES cycles or BB_STRESS_SECS seconds per scheduler,
-# whichever comes first; fewer than MIN_CYCLES is a SKIP (machine too slow).
+# whichever comes first; fewer than MIN_CYCLES is a SKIP (machine too slow;
+# 5: a 60 s loop did 12 and 13 cycles with two CPU hogs on a 2-core host).
 # A cycle "started with requests in flight" when /sys/block/DM/stat counted
 # requests in flight (waiting up to 2 s for some) just before the suspend;
 # none such is a failure (fio was not running: nothing was tested).  So is
@@ -60,7 +61,7 @@
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
 CYCLES=${CYCLES:-300}
-MIN_CYCLES=${MIN_CYCLES:-10}
+MIN_CYCLES=${MIN_CYCLES:-5}
 
 _require_root
 _require_program fio
