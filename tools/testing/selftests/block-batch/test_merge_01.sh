@@ -57,23 +57,25 @@
 #
 #   sd-hdd   as hdd, on the scsi_debug disk
 #
-# No minimum merge percentage for hdd and sd-hdd: while a tag is free, a new request
-# can leave the scheduler as soon as the queue runs, so the share of bios that
-# find a request still waiting depends on how soon the guest resubmits after
-# completions, and how soon the queue runs, compared with the 100 ms: on the
-# guest's speed (a KCSAN or PREEMPT_RT guest is much slower) and the host's
-# load.  A floor there would be a timing threshold.  The check is the
-# comparison with the base kernel (below); in the guest, every case checks
+# No minimum merge percentage for hdd and sd-hdd: while a tag is free, a new
+# request can leave the scheduler as soon as the queue runs, so the share of
+# bios that find a request still waiting depends on how soon the guest
+# resubmits after completions, and how soon the queue runs, compared with
+# the 100 ms: on the guest's speed (a KCSAN or PREEMPT_RT guest is much
+# slower) and the host's load.  A floor there would be a timing threshold.
+# The check is the comparison with the base kernel (below, for queued and
+# plugged; hdd and sd-hdd are reported); in the guest, every case checks
 # that each bio written was accounted, as a request or as a merge.
 #
-# Output: one line per scheduler and case, and fio's write IOPS for hdd
-# (reported, never checked), besides the HDD-like devices' nr_requests:
+# Output: one line per scheduler and case, and fio's write IOPS for hdd and
+# sd-hdd (reported, never checked), besides the HDD-like devices'
+# nr_requests:
 #   merge_01: sched=S case=C bios=B requests=R merged=M ratio=M/B
 #   merge_01: sched=S case=hdd|sd-hdd iops=N
 # block-batch's scripts/test.sh boots the base kernel in the same run with
-# this same test, checks each ratio against the base's for the same
-# scheduler and case (series >= base - BB_MERGE_SLACK), and prints the hdd
-# IOPS series/base.
+# this same test, checks the queued and plugged ratios against the base's
+# for the same scheduler and case (series >= base - BB_MERGE_SLACK), and
+# reports the hdd and sd-hdd ratios and IOPS series/base.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
@@ -175,12 +177,12 @@ for sched in $bb_scheds; do
 	_set_sched "$hdd" "$sched" ||
 		{ _fail "cannot select $sched on $hdd"; continue; }
 	_hdd_case "$sched" hdd "$hdd"
-	if [ -z "$sdhdd" ]; then
-		:
-	elif _set_sched "$sdhdd" "$sched"; then
-		_hdd_case "$sched" sd-hdd "$sdhdd"
-	else
-		_fail "cannot select $sched on $sdhdd"
+	if [ -n "$sdhdd" ]; then
+		if _set_sched "$sdhdd" "$sched"; then
+			_hdd_case "$sched" sd-hdd "$sdhdd"
+		else
+			_fail "cannot select $sched on $sdhdd"
+		fi
 	fi
 	ran=$((ran + 1))
 done
