@@ -51,7 +51,7 @@ for sched in $SCHEDS; do
 		# CONFIG_LOCK_STAT: acquisitions and contentions of the locks
 		# this series changes, with the I/O count to make them per I/O.
 		# The scheduler's lock is dd->lock / bfqd->lock in the base
-		# kernel and the elevator lock (its lockdep class is named
+		# kernel and the scheduler lock (its lockdep class is named
 		# after the elevator) with the series: one row, "sched-lock".
 		ios=$(awk '{ print $1 + $5 }' /sys/block/bbbench/stat)
 		[ -r /proc/lock_stat ] && awk -v pre="LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios" '

@@ -114,7 +114,7 @@ if [ "$BB_ERR" -eq 0 ]; then
 	# blkg_conf_prep() allocates with GFP_KERNEL under q->blkcg_mutex,
 	# which lockdep reports against bfq's blkcg_activate_policy() under
 	# q->elevator_lock and a frozen queue (fs_reclaim ->
-	# q_usage_counter -> elevator_lock -> blkcg_mutex): a v7.3 issue in
+	# q_usage_counter -> q->elevator_lock -> q->blkcg_mutex): a v7.3 issue in
 	# blk-cgroup that this series does not touch.
 	for try in $(seq 60); do
 		grep -q "^$devno " "$cga/io.stat" &&

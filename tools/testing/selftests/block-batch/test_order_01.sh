@@ -16,7 +16,7 @@
 # clock, and for each region the test counts inversions: a request issued
 # after a request of the same region with a higher sector.
 #
-# With the elevator lock held across a whole dispatch batch, a batch is only
+# With the scheduler lock held across a whole dispatch batch, a batch is only
 # cut short by max_dispatch (nr_requests), dispatch budget (none on null_blk)
 # or driver tags (64 per hw queue).  The setup below keeps a whole round of
 # bursts within all three, so a burst is never split between two dispatchers
