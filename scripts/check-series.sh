@@ -3,6 +3,8 @@
 #
 # Static checks of the series, patch by patch:
 #   checkpatch  scripts/checkpatch.pl --strict on every exported patch
+#               (exported into out/check-series, From: and Signed-off-by:
+#               BB_CHECK_NAME <BB_CHECK_EMAIL>, default a check identity)
 #   build       check out each commit in turn and build the objects it touches
 #               with W=1 and sparse (C=2); a warning that the same object does
 #               not have on the base is an error.  Selftest directories a patch
@@ -43,7 +45,11 @@ check_patches() {
 	ln -sf /usr/bin/python3 "$BB_CACHE/pybin/python3"
 	export PATH=$BB_CACHE/pybin:$PATH
 
-	dir=$("$BB_TOP/scripts/export-series.sh" -o "$BB_OUT/series") || return 1
+	# Exported under a check identity of its own, into a directory of its
+	# own: out/series is what you send, with your identity.
+	dir=$(GIT_AUTHOR_NAME=${BB_CHECK_NAME:-Block Batch Check} \
+		GIT_AUTHOR_EMAIL=${BB_CHECK_EMAIL:-check@block-batch.invalid} \
+		"$BB_TOP/scripts/export-series.sh" -o "$BB_OUT/check-series") || return 1
 	# A Debian source tarball has no history, so every "commit <sha>"
 	# reference looks unknown; a real kernel git tree checks them.
 	local ignore=
@@ -55,7 +61,7 @@ check_patches() {
 			--no-summary --show-types $ignore "$p" 2>&1)
 		# "does MAINTAINERS need updating?" is answered by the tree:
 		# drop it when every file the patch adds already has an entry
-		# that sends it to linux-block (patch 1 adds ours).
+		# that sends it to linux-block (patch 2 adds ours).
 		if grep -q 'FILE_PATH_CHANGES' <<<"$out" && covered "$p"; then
 			out=$(grep -v 'FILE_PATH_CHANGES' <<<"$out")
 		fi

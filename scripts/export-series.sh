@@ -4,37 +4,94 @@
 # Export the complete, git-am-able series (every new file folded into the
 # patch that introduces it) with a cover letter, ready for git send-email.
 #
-# usage: export-series.sh [-o DIR] [-v N] [--rfc]
-#   -o DIR   output directory (default: out/series); emptied first
-#   -v N     reroll count (vN in the subject)
-#   --rfc    subject prefix RFC PATCH
-# The cover letter text is patches/cover-letter.txt: first line the subject,
+# usage: export-series.sh [-o DIR] [-v N] [--rfc] [--kdir DIR [--base REF]]
+#   -o DIR      output directory (default: out/series); emptied first
+#   -v N        reroll count (vN in the subject)
+#   --rfc       subject prefix RFC PATCH
+#   --kdir DIR  apply onto your kernel git tree (a new branch and worktree,
+#               see apply-series.sh) instead of the cached Debian base, so
+#               that base-commit: names an upstream commit
+#   --base REF  with --kdir: the commit to apply onto (default: its HEAD)
+#
+# The sender is you: From: and Signed-off-by: are your git identity
+# (git config user.name and user.email; GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL
+# override them), and so is the M: line of the new MAINTAINERS entry.  The
+# repository's placeholder identity never leaves: export stops when no
+# identity is set, and checks the result for the placeholder.
+#
+# Every patch file carries a base-commit: line (format-patch --base).  The
+# cover letter text is patches/cover-letter.txt: first line the subject,
 # then a blank line and the body.  Prints the output directory.
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
-outdir=$BB_OUT/series reroll= prefix=PATCH
+# The identity that the series is kept under in this repository.
+BB_PLACEHOLDER_EMAIL=block-batch@example.org
+BB_PLACEHOLDER_IDENT="block-batch developers <$BB_PLACEHOLDER_EMAIL>"
+
+usage() { sed -n '7,14p' "$0" | sed 's/^# \{0,1\}//'; }
+outdir=$BB_OUT/series reroll= prefix=PATCH kdir= base_ref=
 while [ $# -gt 0 ]; do
 	case $1 in
-	-o) outdir=${2:?}; shift 2 ;;
-	-v) reroll=${2:?}; shift 2 ;;
+	-o) outdir=${2:?-o needs a directory}; shift 2 ;;
+	-v) reroll=${2:?-v needs a number}; shift 2 ;;
 	--rfc) prefix="RFC PATCH"; shift ;;
-	*) echo "usage: $0 [-o DIR] [-v N] [--rfc]" >&2; exit 2 ;;
+	--kdir) kdir=${2:?--kdir needs a directory}; shift 2 ;;
+	--base) base_ref=${2:?--base needs a commit}; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
 	esac
 done
-need_tools git
+[ -z "$reroll" ] || [[ $reroll =~ ^[1-9][0-9]*$ ]] || die "-v needs a number, not '$reroll'"
+[ -z "$base_ref" ] || [ -n "$kdir" ] || die "--base needs --kdir"
+need_tools git sed grep
 cover=${BB_PATCHES:-$BB_TOP/patches}/cover-letter.txt
 [ -r "$cover" ] || die "no cover letter at $cover"
 
-tree=$("$BB_TOP/scripts/apply-series.sh") || exit 1
-n=$(git -C "$tree" rev-list --count block-batch-base..HEAD)
-git -C "$tree" config branch.block-batch.description "$(cat "$cover")"
+name=${GIT_AUTHOR_NAME:-$(git -C "$BB_TOP" config user.name)}
+email=${GIT_AUTHOR_EMAIL:-$(git -C "$BB_TOP" config user.email)}
+[ -n "$name" ] && [ -n "$email" ] ||
+	die "no git identity: set git config user.name and user.email (they become From: and Signed-off-by: of every patch)"
+ident="$name <$email>"
+[ "$email" != "$BB_PLACEHOLDER_EMAIL" ] ||
+	die "your git identity is the repository's placeholder ($ident): set your own"
+case $email in *@*.*) ;; *) die "git config user.email '$email' is not a mail address" ;; esac
+
+if [ -n "$kdir" ]; then
+	tree=$("$BB_TOP/scripts/apply-series.sh" --kdir "$kdir" ${base_ref:+--base "$base_ref"}) || exit 1
+	n=$(wc -l < <(grep -v '^#' "${BB_PATCHES:-$BB_TOP/patches}/series" | grep .))
+	range=HEAD~$n..HEAD
+else
+	tree=$("$BB_TOP/scripts/apply-series.sh") || exit 1
+	range=block-batch-base..HEAD
+	warn "base-commit: will name the cached Debian base commit, which exists only here; use --kdir with a kernel git tree at the upstream base for one that b4 and others can find"
+fi
+n=$(git -C "$tree" rev-list --count "$range")
+base=$(git -C "$tree" rev-parse "${range%..*}") || die "no base commit in $tree"
+
 rm -rf "$outdir"
 mkdir -p "$outdir" || die "cannot create $outdir"
-git -C "$tree" format-patch -q -o "$(realpath "$outdir")" --cover-letter \
-	--cover-from-description=subject --thread=shallow \
-	--subject-prefix="$prefix" ${reroll:+-v "$reroll"} \
-	block-batch-base..HEAD || die "git format-patch failed"
-info "exported $n patch(es) plus cover letter to $outdir"
+outdir=$(realpath "$outdir")
+git -C "$tree" config branch."$(git -C "$tree" symbolic-ref --short HEAD)".description "$(cat "$cover")"
+GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name \
+	GIT_COMMITTER_EMAIL=$email git -C "$tree" format-patch -q -o "$outdir" --cover-letter \
+	--cover-from-description=subject --thread=shallow --base="$base" \
+	--subject-prefix="$prefix" ${reroll:+-v "$reroll"} "$range" ||
+	die "git format-patch failed"
+
+# The sender's identity replaces the placeholder: From:, Signed-off-by: and
+# the new MAINTAINERS entry.  sed's replacement needs & / \ escaped.
+rep=$(printf '%s' "$ident" | sed 's/[&/\]/\\&/g')
+ph=$(printf '%s' "$BB_PLACEHOLDER_IDENT" | sed 's/[].[*^$/\\]/\\&/g')
+for p in "$outdir"/*.patch; do
+	sed -i -e "s/^From: $ph\$/From: $rep/" \
+		-e "s/^Signed-off-by: $ph\$/Signed-off-by: $rep/" \
+		-e "s/^+M:\t$ph\$/+M:\t$rep/" "$p"
+done
+if grep -l -F "$BB_PLACEHOLDER_EMAIL" "$outdir"/*.patch >&2; then
+	rm -rf "$outdir"
+	die "the placeholder identity is still in the files above; nothing exported"
+fi
+info "exported $n patch(es) plus cover letter to $outdir, from $ident, base-commit $base"
 echo "$outdir"

@@ -9,7 +9,8 @@ set -u
 
 PKGS=(qemu-system-x86 busybox-static fio liburing-dev sparse ccache flex bison
       bc libelf-dev libssl-dev cpio kmod xz-utils gcc make perl git file
-      coreutils util-linux python3-ply python3-git rsync dmsetup)
+      coreutils util-linux python3-ply python3-git rsync dmsetup git-email
+      libmailtools-perl)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -75,6 +75,15 @@ fi
 rm -rf "$ksobj" "$ksobj.log"
 [ -x "$root/kselftest/run_kselftest.sh" ] || die "kselftest install made no run_kselftest.sh"
 
+# The blktests cases of the series (blktests/tests/block), run by a real
+# blktests checkout when BB_BLKTESTS names one, else by blktests/shim.
+bt=${BB_BLKTESTS:-$BB_TOP/blktests/shim}
+[ -x "$bt/check" ] || die "no blktests ./check in $bt (BB_BLKTESTS)"
+mkdir -p "$root/blktests"
+cp -a "$bt/." "$root/blktests/" || die "cannot copy $bt"
+cp "$BB_TOP"/blktests/tests/block/[0-9]* "$root/blktests/tests/block/" ||
+	die "cannot copy the blktests cases"
+
 [ -n "$extra" ] && cp -a "$extra" "$root/extra"
 if [ -n "$modroot" ]; then
 	need_tools kmod

@@ -17,6 +17,9 @@
 #                scripts/mutants.sh
 #   --host-only  only the host-side tooling tests (no kernel build)
 #   --tests      only these kselftests (e.g. test_switch_01.sh)
+#   --blktests L the blktests cases to run after them (e.g. block/040),
+#                "none" for none; default: all of blktests/tests/block in
+#                both tiers, none with --tests
 #   --full       the long tier: every kselftest (the CI tier leaves out
 #                FULL_ONLY below), and every stress loop gets 300 s instead
 #                of the CI tier's 60 s (BB_STRESS_SECS in test_common.sh)
@@ -31,13 +34,13 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $0 [--kdir DIR | --tree DIR] [--host-only] [--tests LIST] [--smp N] [--load N] [--full] [--no-base] [-f FRAGMENT]..." >&2
+	echo "usage: $0 [--kdir DIR | --tree DIR] [--host-only] [--tests LIST] [--blktests LIST] [--smp N] [--load N] [--full] [--no-base] [-f FRAGMENT]..." >&2
 	exit 2
 }
-kdir=${KDIR:-} ptree='' host_only=0 tests= smp=2 load=0 full=0 frags=() objname=obj base_cmp=1
+kdir=${KDIR:-} ptree='' host_only=0 tests= blktests_opt= smp=2 load=0 full=0 frags=() objname=obj base_cmp=1
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kdir|--tree|--tests|--smp|--load|-f)
+	--kdir|--tree|--tests|--blktests|--smp|--load|-f)
 		[ $# -ge 2 ] || { echo "$0: $1 needs a value" >&2; usage; } ;;
 	esac
 	case $1 in
@@ -45,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--tree) ptree=$2; shift 2 ;;
 	--host-only) host_only=1; shift ;;
 	--tests) tests=$2; shift 2 ;;
+	--blktests) blktests_opt=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--load) load=$2; shift 2 ;;
 	--no-base) base_cmp=0; shift ;;
@@ -52,7 +56,7 @@ while [ $# -gt 0 ]; do
 	-f)
 		[ -r "$2" ] || die "config fragment '$2' not found"
 		frags+=(-f "$(realpath "$2")"); objname+=-$(basename "$2" .config); shift 2 ;;
-	-h|--help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$0: unknown argument '$1'" >&2; usage ;;
 	esac
 done
@@ -71,6 +75,12 @@ for t in ${tests//,/ }; do
 	[ -f "$BB_TOP/tools/testing/selftests/block-batch/$t" ] ||
 		die "--tests: no kselftest '$t' in tools/testing/selftests/block-batch"
 done
+if [ -n "$blktests_opt" ] && [ "$blktests_opt" != none ]; then
+	for t in ${blktests_opt//,/ }; do
+		[[ $t =~ ^block/[0-9]{3}$ ]] && [ -f "$BB_TOP/blktests/tests/$t" ] ||
+			die "--blktests: no case '$t' in blktests/tests (e.g. block/040)"
+	done
+fi
 # The CI tier (no --full, no --tests) leaves these out, to keep a cold CI run
 # on a 2-core machine within its budget (README: "CI budget"):
 # test_quiesce_01 quiesces a frozen queue only (the live-queue quiesce is
@@ -174,6 +184,18 @@ stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" -m "$obj/modroot" "$tree" "$BB_
 	>/dev/null || { tap 1 "guest: initramfs"; finish; }
 append="bb.mode=test"
 [ -n "$tests" ] && append+=" bb.tests=$tests"
+# The series' blktests cases (blktests/tests/block) run after the
+# kselftests in both tiers, on the series and on the base kernel; not with
+# --tests.
+blktests=
+if [ -n "$blktests_opt" ]; then
+	[ "$blktests_opt" = none ] || blktests=$blktests_opt
+elif [ "$tier" = ci ] || [ $full -eq 1 ]; then
+	for t in "$BB_TOP"/blktests/tests/block/[0-9][0-9][0-9]; do
+		blktests+=${blktests:+,}block/${t##*/}
+	done
+fi
+[ -z "$blktests" ] || append+=" bb.blktests=$blktests"
 guest_tmo=${BB_GUEST_TIMEOUT:-3600}
 if [ $full -eq 1 ]; then
 	append+=" bb.stress_secs=${BB_FULL_STRESS_SECS:-300}"
@@ -210,6 +232,35 @@ grep -E '^# ' "$log.txt" | grep -v '^# dmesg' | head -n 200
 
 grep -qE '^(not )?ok [0-9]+ selftests: ' "$log.txt"
 tap $? "guest: the kselftest runner ran tests"
+
+# blktests_results LOG -- "STATUS NAME (CONDITION)" per blktests ./check
+# line of a guest log; the lines below a result (skip reasons, the diff of
+# a failure) as "# " comments
+blktests_results() {
+	sed -n '/^BB-BLKTESTS-BEGIN/,/^BB-BLKTESTS-END/p' "$1" | awk '
+		/^block\/[0-9]+ / {
+			st = $0; sub(/.*\[/, "", st); sub(/\].*/, "", st)
+			cond = ""
+			if (match($0, /\) \([^()]*\) +\[/))
+				cond = " " substr($0, RSTART + 2, RLENGTH - 2)
+			sub(/ +\[$/, "", cond)
+			print st "|" $1 cond
+			next
+		}
+		/^    / { print "#|" $0 }'
+}
+if [ -n "$blktests" ]; then
+	while IFS='|' read -r st name; do
+		case $st in
+		passed) tap 0 "guest: blktests $name" ;;
+		failed) tap 1 "guest: blktests $name" ;;
+		"not run") tap 4 "guest: blktests $name" ;;
+		"#") echo "#   $name" ;;
+		esac
+	done < <(blktests_results "$log.txt")
+	grep -q '^BB-BLKTESTS-END' "$log.txt" && [ -n "$(blktests_results "$log.txt")" ]
+	tap $? "guest: the blktests cases ran ($blktests)"
+fi
 finished=0
 grep -q '^BB-DMESG-END' "$log.txt" && [ $boot_rc -eq 0 ] && finished=1
 [ $finished -eq 1 ]
@@ -264,7 +315,7 @@ if [ $base_cmp -eq 1 ] &&
 		"$tree" "$BB_OUT/initramfs-base.cpio.gz" > /dev/null &&
 	load_start &&
 	stage boot-base "$BB_TOP/scripts/boot.sh" -s "$smp" -t 1800 \
-		-a "bb.mode=test bb.tests=test_merge_01.sh,test_order_01.sh" \
+		-a "bb.mode=test bb.tests=test_merge_01.sh,test_order_01.sh${blktests:+ bb.blktests=$blktests}" \
 		"$(cat "$BB_OUT/bzImage-base.path")" "$BB_OUT/initramfs-base.cpio.gz" "$blog"
 	rc=$?
 	load_stop
@@ -272,6 +323,10 @@ if [ $base_cmp -eq 1 ] &&
 	tap $? "base: base kernel built and booted with the same config"
 	tr -d '\r' < "$blog" > "$blog.txt" 2>/dev/null
 	grep -E '^(# )+(merge|order)_01: ' "$blog.txt" | sed -E 's/^(# )+/# base kernel: /'
+	# the blktests cases on the base: reported (block/041, dispatch
+	# order, is expected to fail there), not checked
+	blktests_results "$blog.txt" | sed -e 's/^#|/# base kernel:   /' \
+		-e 's/^\([^#][^|]*\)|\(.*\)/# base kernel: blktests \2: \1/'
 	while read -r sched case ratio; do
 		bratio=$(merge_ratios "$blog.txt" | awk -v s="$sched" -v c="$case" \
 			'$1 == s && $2 == c { print $3 }')
