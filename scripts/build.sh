@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build a test kernel out of tree: tinyconfig plus configs/boot.config,
-# configs/debug.config, the selftests' config fragment and any extra
-# fragments given with -f.  Uses ccache when it is installed.
+# configs/debug.config, the selftests' config fragment, configs/ublk.config
+# (for the kernel's own ublk selftests) and any extra fragments given with -f.  Uses ccache when it is installed.
 #
 # usage: build.sh [-n] [-m] [-f FRAGMENT]... KTREE O_DIR
 #   -n  leave out configs/debug.config (lockdep): for benchmarks
@@ -26,7 +26,8 @@ while getopts "nmf:" opt; do
 done
 shift $((OPTIND - 1))
 frags=("$BB_TOP/configs/boot.config" ${debug:+"$debug"}
-       "$BB_TOP/tools/testing/selftests/block-batch/config" ${modules:+"$modules"}
+       "$BB_TOP/tools/testing/selftests/block-batch/config"
+       "$BB_TOP/configs/ublk.config" ${modules:+"$modules"}
        "${frags[@]}")
 [ $# -eq 2 ] || { echo "usage: $0 [-n] [-m] [-f FRAGMENT]... KTREE O_DIR" >&2; exit 2; }
 ktree=$1

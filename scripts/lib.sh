@@ -109,3 +109,63 @@ EOT
 		  -o Acquire::http::Timeout=20
 		  -o APT::Sandbox::User=root)
 }
+
+# bb_sid_install DIR WHAT WORKS PKG... -- unpack Debian sid's PKGs into
+# DIR/root through a private apt setup (bb_apt_setup), without root and
+# without touching the system's apt configuration or dpkg database.  WORKS
+# is a command that, given a root, says whether what is unpacked there works;
+# nothing is downloaded when DIR/root already works, and DIR/root is only
+# replaced by a root that works.  WHAT names the install in messages.  One
+# installer per DIR at a time (flock); the second one then finds it done.
+# BB_FORCE=1 reinstalls; BB_DEBIAN_MIRROR picks the mirror.
+bb_sid_install() {
+	local dir=$1 what=$2 works=$3 tmp p deb
+	shift 3
+	local pkgs=("$@")
+	local mirror=${BB_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+
+	[ "${BB_FORCE:-0}" = 1 ] || ! "$works" "$dir/root" || return 0
+	[ "$(uname -m)" = x86_64 ] ||
+		die "cannot install $what: only x86_64 hosts are supported (this is $(uname -m))"
+	need_tools apt-get dpkg-deb flock
+	[ -r /usr/share/keyrings/debian-archive-keyring.gpg ] ||
+		die "cannot install $what: /usr/share/keyrings/debian-archive-keyring.gpg is missing (apt-get install debian-archive-keyring)"
+	mkdir -p "$dir/debs" || die "cannot install $what: cannot create $dir"
+	exec 9> "$dir/.lock" || die "cannot install $what: cannot create $dir/.lock"
+	flock 9 || die "cannot install $what: cannot lock $dir/.lock"
+	if [ "${BB_FORCE:-0}" != 1 ] && "$works" "$dir/root"; then
+		exec 9>&-
+		return 0
+	fi
+	bb_apt_setup "$dir" sid "$mirror" ||
+		die "cannot install $what: cannot set up apt in $dir"
+	info "installing $what from Debian sid into $dir"
+	if ! apt-get -q "${APT_OPTS[@]}" update > "$dir/update.log" 2>&1 ||
+	   grep -qE '^(E:|Err:)' "$dir/update.log"; then
+		sed 's/^/  /' "$dir/update.log" >&2
+		die "cannot install $what: cannot update the apt lists for sid from $mirror"
+	fi
+	rm -f "$dir/debs"/*.deb
+	if ! (cd "$dir/debs" && apt-get -q "${APT_OPTS[@]}" download "${pkgs[@]}") \
+		> "$dir/download.log" 2>&1; then
+		sed 's/^/  /' "$dir/download.log" >&2
+		die "cannot install $what: download of ${pkgs[*]} from sid failed"
+	fi
+	tmp=$dir/root.new.$$
+	rm -rf "$tmp"
+	mkdir -p "$tmp" || die "cannot install $what: cannot create $tmp"
+	for p in "${pkgs[@]}"; do
+		deb=$(ls "$dir/debs/${p}"_*.deb 2>/dev/null | head -n1)
+		[ -n "$deb" ] || { rm -rf "$tmp"; die "cannot install $what: apt-get download left no $p .deb"; }
+		dpkg-deb -x "$deb" "$tmp" ||
+			{ rm -rf "$tmp"; die "cannot install $what: dpkg-deb -x $deb failed"; }
+	done
+	if ! "$works" "$tmp"; then
+		rm -rf "$tmp"
+		die "cannot install $what: what was unpacked from sid does not work"
+	fi
+	rm -rf "$dir/root" && mv "$tmp" "$dir/root" ||
+		die "cannot install $what: cannot move $tmp to $dir/root"
+	rm -f "$dir/debs"/*.deb
+	exec 9>&-
+}

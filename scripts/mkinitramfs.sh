@@ -5,25 +5,37 @@
 # kselftest runner wants --foreground), fio and dmsetup with their libraries,
 # the installed block-batch kselftests and scripts/guest/init.
 #
-# usage: mkinitramfs.sh [-m MODROOT] KTREE OUT.cpio.gz [EXTRA-DIR]
+# usage: mkinitramfs.sh [-m MODROOT] [-u OBJ] KTREE OUT.cpio.gz [EXTRA-DIR]
 #   EXTRA-DIR, if given, is copied to /extra in the guest (benchmark scripts).
 #   -m MODROOT: the kernel's installed modules (build.sh -m puts them in
 #   O_DIR/modroot), copied to /lib/modules with kmod's modprobe.
+#   -u OBJ: also the kernel tree's own ublk kselftests (kublk), built against
+#   the uapi headers of build directory OBJ ("make headers" there) and a
+#   liburing of 2.4 or later (scripts/install-liburing.sh, linked statically),
+#   with what they run: mkfs.ext4, lsblk, coreutils' mktemp and realpath,
+#   and a udevadm for "settle".
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
-modroot=
-while getopts "m:" opt; do
+usage() {
+	echo "usage: $0 [-m MODROOT] [-u OBJ] KTREE OUT.cpio.gz [EXTRA-DIR]" >&2
+	exit 2
+}
+modroot= ublk_obj=
+while getopts "m:u:" opt; do
 	case $opt in
 	m) modroot=$OPTARG ;;
-	*) echo "usage: $0 [-m MODROOT] KTREE OUT.cpio.gz [EXTRA-DIR]" >&2; exit 2 ;;
+	u) ublk_obj=$OPTARG ;;
+	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 2 ] || { echo "usage: $0 [-m MODROOT] KTREE OUT.cpio.gz [EXTRA-DIR]" >&2; exit 2; }
+[ $# -ge 2 ] || usage
 [ -z "$modroot" ] || [ -d "$modroot/lib/modules" ] ||
 	die "-m $modroot: no lib/modules there (build with scripts/build.sh -m)"
+[ -z "$ublk_obj" ] || [ -f "$ublk_obj/.config" ] ||
+	die "-u $ublk_obj: not a configured kernel build directory"
 ktree=$1
 out=$(realpath -m "$2")
 extra=${3:-}
@@ -35,6 +47,21 @@ file -L "$busybox" 2>/dev/null | grep -q 'dynamically linked' &&
 	die "$busybox is not static; install busybox-static"
 [ -d "$ktree/tools/testing/selftests/block-batch" ] ||
 	die "$ktree has no tools/testing/selftests/block-batch: is the series applied?"
+targets=block-batch ksflags=()
+if [ -n "$ublk_obj" ]; then
+	[ -f "$ktree/tools/testing/selftests/ublk/Makefile" ] ||
+		die "-u: $ktree has no tools/testing/selftests/ublk"
+	need_tools mkfs.ext4 lsblk
+	uring=$("$BB_TOP/scripts/install-liburing.sh")/root ||
+		die "-u: no liburing of 2.4 or later for the ublk selftests"
+	make -s -C "$ktree" O="$ublk_obj" ARCH=x86_64 headers >/dev/null ||
+		die "-u: 'make headers' in $ublk_obj failed"
+	# The tree's uapi headers first, then the newer liburing's; both
+	# before the system's /usr/include with Debian 12's liburing 2.3.
+	targets+=" ublk"
+	ksflags=(USERCFLAGS="-isystem $(realpath "$ublk_obj")/usr/include -isystem $uring/usr/include"
+		 LDLIBS="-lpthread -lm $uring/usr/lib/x86_64-linux-gnu/liburing.a")
+fi
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/bb-initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
@@ -66,7 +93,7 @@ echo "root:x:0:" > "$root/etc/group"
 
 # The kselftests, installed the kselftest way (run_kselftest.sh + runner).
 ksobj=$(mktemp -d "${TMPDIR:-/tmp}/bb-kselftest.XXXXXX")
-if ! make -s -C "$ktree/tools/testing/selftests" TARGETS=block-batch \
+if ! make -s -C "$ktree/tools/testing/selftests" TARGETS="$targets" "${ksflags[@]}" \
 	O="$ksobj" INSTALL_PATH="$root/kselftest" install >"$ksobj.log" 2>&1; then
 	cat "$ksobj.log" >&2
 	rm -rf "$ksobj" "$ksobj.log"
@@ -74,6 +101,25 @@ if ! make -s -C "$ktree/tools/testing/selftests" TARGETS=block-batch \
 fi
 rm -rf "$ksobj" "$ksobj.log"
 [ -x "$root/kselftest/run_kselftest.sh" ] || die "kselftest install made no run_kselftest.sh"
+if [ -n "$ublk_obj" ]; then
+	[ -x "$root/kselftest/ublk/kublk" ] || die "-u: the ublk selftests' kublk was not built"
+	copy_bin "$(command -v mkfs.ext4)" /sbin/mkfs.ext4
+	copy_bin "$(command -v lsblk)" /usr/bin/lsblk
+	# busybox's mktemp fails on their relative templates
+	# (./ublktest-dir/TID.XXXXXX): coreutils' mktemp and realpath
+	rm -f "$root/bin/mktemp" "$root/bin/realpath"
+	copy_bin "$(command -v mktemp)" /usr/bin/mktemp
+	copy_bin "$(command -v realpath)" /usr/bin/realpath
+	# The guest has no udev: devtmpfs makes /dev/ublkbN when the disk is
+	# added, before "kublk add" returns, so "udevadm settle" has nothing
+	# to wait for.
+	printf '%s\n' '#!/bin/sh' \
+		'# block-batch guest: no udev; devtmpfs creates the nodes' \
+		'case $1 in settle) exit 0 ;; esac' \
+		'echo "udevadm: only settle is supported in this guest" >&2; exit 1' \
+		> "$root/usr/bin/udevadm"
+	chmod 755 "$root/usr/bin/udevadm"
+fi
 
 # The blktests cases of the series (blktests/tests/block), run by a real
 # blktests checkout when BB_BLKTESTS names one, else by blktests/shim.

@@ -10,6 +10,12 @@
 # usage: run.sh [--smp N] [--jobs "1 4 16"] [--scheds "none mq-deadline bfq"]
 #               [--runtime S] [--rounds R] [--irqmode 0|1|2] [--rw randwrite]
 #               [-f FRAGMENT] [--debug] [--kdir DIR] [--pack DIR]
+#               [--ublk "pc pc-b zc zc-b uc uc-b"]
+#   --ublk MODES instead of null_blk under each scheduler, kublk's null
+#                target (the kernel's ublk selftests' server, built with
+#                liburing from scripts/install-liburing.sh) in each MODE:
+#                pc page copy, zc zero copy (--auto_zc), uc user copy (-u),
+#                -b with UBLK_F_BATCH_IO (kublk -b)
 #   -f FRAGMENT  extra config fragment for both kernels (e.g. configs/rt.config,
 #                configs/lockstat.config: adds lock_stat columns to the table)
 #   --debug      keep configs/debug.config (lockdep) in; off by default, as
@@ -23,7 +29,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 smp=2 jobs="1 4 16" scheds="none mq-deadline bfq" runtime=10 rounds=2
-irqmode=0 rw=randwrite frags=() kdir=${KDIR:-} nodebug=-n pack=
+irqmode=0 rw=randwrite frags=() kdir=${KDIR:-} nodebug=-n pack= ublk=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smp) smp=${2:?}; shift 2 ;;
@@ -37,10 +43,19 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=${2:?}; shift 2 ;;
 	--debug) nodebug=; shift ;;
 	--pack) pack=${2:?}; shift 2 ;;
-	-h|--help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR]" >&2; exit 2 ;;
+	--ublk) ublk=${2:?}; shift 2 ;;
+	-h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR] [--ublk MODES]" >&2; exit 2 ;;
 	esac
 done
+ublk=${ublk//,/ }
+for m in $ublk; do
+	case $m in
+	pc|pc-b|zc|zc-b|uc|uc-b) ;;
+	*) die "--ublk: unknown mode '$m' (pc, pc-b, zc, zc-b, uc, uc-b)" ;;
+	esac
+done
+[ -z "$ublk" ] || scheds=$(for m in $ublk; do printf 'ublk-%s ' "$m"; done)
 
 "$BB_TOP/scripts/install-deps.sh" || exit 1
 mkdir -p "$BB_OUT"
@@ -72,8 +87,10 @@ JOBS="$jobs"
 RUNTIME=$runtime
 IRQMODE=$irqmode
 RW=$rw
+UBLK_MODES="$ublk"
 EOT
-stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" "$patched" \
+stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" \
+	${ublk:+-u "$(bb_obj_dir "$patched" "obj-$tag")"} "$patched" \
 	"$BB_OUT/$tag.cpio.gz" "$ex" >/dev/null || exit 1
 
 if [ -n "$pack" ]; then

@@ -10,7 +10,8 @@
 # Exit status: 0 only if nothing failed.
 #
 # usage: test.sh [--kdir DIR | --tree DIR] [--host-only] [--tests a,b]
-#                [--smp N] [--load N] [--full] [--no-base] [-f FRAGMENT]...
+#                [--blktests LIST] [--ublk GROUPS] [--smp N] [--load N]
+#                [--full] [--no-base] [-f FRAGMENT]...
 #   --kdir DIR   test the series on your own kernel tree (a new branch)
 #   --tree DIR   DIR already has the series (and maybe more) applied: no
 #                host tests, fetch, apply or per-patch check; used by
@@ -20,13 +21,20 @@
 #   --blktests L the blktests cases to run after them (e.g. block/040),
 #                "none" for none; default: all of blktests/tests/block in
 #                both tiers, none with --tests
+#   --ublk G     the groups of the kernel's own ublk selftests to run after
+#                the block-batch ones, on the series and on the base kernel
+#                (e.g. null,loop), "none" for none; default: UBLK_CI_GROUPS
+#                below in the CI tier, every group with --full, none with
+#                --tests.  Needs liburing 2.4 or later from Debian sid
+#                (scripts/install-liburing.sh); without it they are skipped
 #   --full       the long tier: every kselftest (the CI tier leaves out
 #                FULL_ONLY below), and every stress loop gets 300 s instead
 #                of the CI tier's 60 s (BB_STRESS_SECS in test_common.sh)
 #   --load N     N CPU hogs in their own session during the guest stages, to
 #                check that no verdict depends on the machine's load
 #   --no-base    skip the base kernel (built with the same config and booted
-#                in the same run, to compare merging against it)
+#                in the same run, to compare merging and the ublk selftests'
+#                verdicts against it)
 #   -f FRAGMENT  extra kernel config fragment, e.g. configs/rt.config or
 #                configs/kcsan.config (own build directory linux-obj-NAME)
 
@@ -34,13 +42,13 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $0 [--kdir DIR | --tree DIR] [--host-only] [--tests LIST] [--blktests LIST] [--smp N] [--load N] [--full] [--no-base] [-f FRAGMENT]..." >&2
+	echo "usage: $0 [--kdir DIR | --tree DIR] [--host-only] [--tests LIST] [--blktests LIST] [--ublk GROUPS] [--smp N] [--load N] [--full] [--no-base] [-f FRAGMENT]..." >&2
 	exit 2
 }
-kdir=${KDIR:-} ptree='' host_only=0 tests= blktests_opt= smp=2 load=0 full=0 frags=() objname=obj base_cmp=1
+kdir=${KDIR:-} ptree='' host_only=0 tests= blktests_opt= ublk_opt= smp=2 load=0 full=0 frags=() objname=obj base_cmp=1
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kdir|--tree|--tests|--blktests|--smp|--load|-f)
+	--kdir|--tree|--tests|--blktests|--ublk|--smp|--load|-f)
 		[ $# -ge 2 ] || { echo "$0: $1 needs a value" >&2; usage; } ;;
 	esac
 	case $1 in
@@ -49,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--host-only) host_only=1; shift ;;
 	--tests) tests=$2; shift 2 ;;
 	--blktests) blktests_opt=$2; shift 2 ;;
+	--ublk) ublk_opt=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--load) load=$2; shift 2 ;;
 	--no-base) base_cmp=0; shift ;;
@@ -56,7 +65,7 @@ while [ $# -gt 0 ]; do
 	-f)
 		[ -r "$2" ] || die "config fragment '$2' not found"
 		frags+=(-f "$(realpath "$2")"); objname+=-$(basename "$2" .config); shift 2 ;;
-	-h|--help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$0: unknown argument '$1'" >&2; usage ;;
 	esac
 done
@@ -79,6 +88,22 @@ if [ -n "$blktests_opt" ] && [ "$blktests_opt" != none ]; then
 	for t in ${blktests_opt//,/ }; do
 		[[ $t =~ ^block/[0-9]{3}$ ]] && [ -f "$BB_TOP/blktests/tests/$t" ] ||
 			die "--blktests: no case '$t' in blktests/tests (e.g. block/040)"
+	done
+fi
+# The groups of the kernel's ublk selftests in the CI tier (issue 10: the
+# generic, batch, null, loop and recover groups; stress, stripe, integrity,
+# shmemzc, part and params run with --full or --ublk).
+UBLK_CI_GROUPS="generic,batch,null,loop,recover"
+# All groups of v7.3's ublk selftests; the tree's own are checked again
+# once it is there (a --kdir tree may have others).
+UBLK_GROUPS="generic batch null loop integrity recover stripe part params shmemzc stress"
+if [ -n "$ublk_opt" ] && [ "$ublk_opt" != none ]; then
+	for g in ${ublk_opt//,/ }; do
+		[ -n "$kdir$ptree" ] && [[ $g =~ ^[a-z]+$ ]] && continue
+		case " $UBLK_GROUPS " in
+		*" $g "*) ;;
+		*) die "--ublk: '$g' is no group of the ublk selftests ($UBLK_GROUPS)" ;;
+		esac
 	done
 fi
 # The CI tier (no --full, no --tests) leaves these out, to keep a cold CI run
@@ -172,6 +197,22 @@ else
 	tree=$(cat "$BB_OUT/tree")
 fi
 obj=$(bb_obj_dir "$tree" "$objname")
+# The kernel's own ublk selftests: which groups, checked against the tree.
+ublk=
+if [ -n "$ublk_opt" ]; then
+	[ "$ublk_opt" = none ] || ublk=$ublk_opt
+elif [ $full -eq 1 ]; then
+	ublk=$(ls "$tree"/tools/testing/selftests/ublk/test_*_[0-9][0-9].sh 2>/dev/null |
+	       sed 's|.*/test_\([a-z]*\)_[0-9]*\.sh$|\1|' | sort -u | paste -sd,)
+elif [ "$tier" = ci ]; then
+	ublk=$UBLK_CI_GROUPS
+fi
+ublk_list=
+for g in ${ublk//,/ }; do
+	set -- "$tree"/tools/testing/selftests/ublk/test_"$g"_[0-9][0-9].sh
+	[ -f "$1" ] || die "--ublk: $tree has no ublk selftests in group '$g'"
+	for t in "$@"; do ublk_list+=" ${t##*/}"; done
+done
 stage build "$BB_TOP/scripts/build.sh" -m "${frags[@]}" "$tree" "$obj" > "$BB_OUT/bzImage.path" ||
 	{ tap 1 "guest: build kernel"; finish; }
 if [ -z "$ptree" ]; then
@@ -180,9 +221,21 @@ if [ -z "$ptree" ]; then
 	sed 's/^/# /' "$BB_OUT/bisect.log" | grep -v '^# block-batch:'
 	tap $rc "series: each patch builds the objects it touches (W=1, sparse), no new warnings"
 fi
-stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" -m "$obj/modroot" "$tree" "$BB_OUT/initramfs.cpio.gz" \
+# The kernel's ublk selftests go into the guest whenever liburing 2.4 or
+# later can be had: test_ublk_01 runs their kublk too.
+kublk=1
+if ! "$BB_TOP/scripts/install-liburing.sh" > /dev/null; then
+	kublk=0
+	tap 4 "guest: the kernel's ublk selftests${ublk:+ ($ublk)} and kublk: no liburing 2.4 or later (scripts/install-liburing.sh failed)"
+	ublk= ublk_list=
+fi
+uarg=()
+[ $kublk -eq 1 ] && uarg=(-u "$obj")
+stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" -m "$obj/modroot" "${uarg[@]}" \
+	"$tree" "$BB_OUT/initramfs.cpio.gz" \
 	>/dev/null || { tap 1 "guest: initramfs"; finish; }
 append="bb.mode=test"
+[ -z "$ublk" ] || append+=" bb.ublk=$ublk"
 [ -n "$tests" ] && append+=" bb.tests=$tests"
 # The series' blktests cases (blktests/tests/block) run after the
 # kselftests in both tiers, on the series and on the base kernel; not with
@@ -232,6 +285,17 @@ grep -E '^# ' "$log.txt" | grep -v '^# dmesg' | head -n 200
 
 grep -qE '^(not )?ok [0-9]+ selftests: ' "$log.txt"
 tap $? "guest: the kselftest runner ran tests"
+# ublk_results LOG -- "TEST VERDICT" (pass, fail, skip) per ublk selftest
+ublk_results() {
+	sed -n 's/^\(not \)\{0,1\}ok [0-9]* selftests: ublk: \(test_[a-z0-9_]*\.sh\)\(.*\)$/\1|\2|\3/p' "$1" |
+	awk -F'|' '{ v = "pass"; if ($1 != "") v = "fail"; else if ($3 ~ /# SKIP/) v = "skip"; print $2, v }'
+}
+if [ -n "$ublk" ]; then
+	nr_want=$(echo $ublk_list | wc -w)
+	nr_ran=$(ublk_results "$log.txt" | wc -l)
+	[ "$nr_ran" -eq "$nr_want" ]
+	tap $? "guest: the kernel's ublk selftests ran ($ublk: $nr_ran of $nr_want)"
+fi
 
 # blktests_results LOG -- "STATUS NAME (CONDITION)" per blktests ./check
 # line of a guest log; the lines below a result (skip reasons, the diff of
@@ -300,22 +364,32 @@ merge_ratios() {
 merge_iops() {
 	sed -n 's/^\(# \)*merge_01: sched=\([^ ]*\) case=\([^ ]*\) iops=\([0-9][0-9]*\).*/\2 \3 \4/p' "$1"
 }
-# Compare when test_merge_01 ran and passed or failed here (not skipped).
-if [ $base_cmp -eq 1 ] &&
-   grep -Eq '^(not )?ok [0-9]+ selftests: block-batch: test_merge_01.sh$|^not ok [0-9]+ selftests: block-batch: test_merge_01.sh ' "$log.txt"; then
-	[ -n "$(merge_ratios "$log.txt")" ]
-	tap $? "base: the series' merge ratios were reported (test_merge_01)"
+# Compare when test_merge_01 ran and passed or failed here (not skipped),
+# or when the kernel's ublk selftests ran.
+merge_ran=0
+grep -Eq '^(not )?ok [0-9]+ selftests: block-batch: test_merge_01.sh$|^not ok [0-9]+ selftests: block-batch: test_merge_01.sh ' "$log.txt" &&
+	merge_ran=1
+if [ $base_cmp -eq 1 ] && { [ $merge_ran -eq 1 ] || [ -n "$ublk" ]; }; then
+	if [ $merge_ran -eq 1 ]; then
+		[ -n "$(merge_ratios "$log.txt")" ]
+		tap $? "base: the series' merge ratios were reported (test_merge_01)"
+		btests=test_merge_01.sh,test_order_01.sh
+	else
+		btests=none
+	fi
 	blog=$BB_OUT/guest-base.log
 	# The base kernel boots with the series' kselftests and its own modules.
 	base_tree=$(bb_base_worktree "$tree") &&
 	base_obj=$(bb_obj_dir "$base_tree" "$objname") &&
+	uarg=() && { [ $kublk -eq 0 ] || uarg=(-u "$base_obj"); } &&
 	stage build-base "$BB_TOP/scripts/build.sh" -m "${frags[@]}" "$base_tree" \
 		"$base_obj" > "$BB_OUT/bzImage-base.path" &&
 	stage initramfs-base "$BB_TOP/scripts/mkinitramfs.sh" -m "$base_obj/modroot" \
-		"$tree" "$BB_OUT/initramfs-base.cpio.gz" > /dev/null &&
+		"${uarg[@]}" "$tree" \
+		"$BB_OUT/initramfs-base.cpio.gz" > /dev/null &&
 	load_start &&
 	stage boot-base "$BB_TOP/scripts/boot.sh" -s "$smp" -t 1800 \
-		-a "bb.mode=test bb.tests=test_merge_01.sh,test_order_01.sh${blktests:+ bb.blktests=$blktests}" \
+		-a "bb.mode=test bb.tests=$btests${ublk:+ bb.ublk=$ublk}${blktests:+ bb.blktests=$blktests}" \
 		"$(cat "$BB_OUT/bzImage-base.path")" "$BB_OUT/initramfs-base.cpio.gz" "$blog"
 	rc=$?
 	load_stop
@@ -367,5 +441,24 @@ if [ $base_cmp -eq 1 ] &&
 			"$(awk -v p="$iops" -v b="$biops" 'BEGIN { printf "%.2f", p / b }')" \
 			"(series $iops, base $biops; reported, not checked)"
 	done < <(merge_iops "$log.txt")
+	# The kernel's ublk selftests: the series must pass every one that
+	# the base passes; differences either way are listed.
+	if [ -n "$ublk" ]; then
+		lost=0 same=0
+		while read -r t v; do
+			bv=$(ublk_results "$blog.txt" | awk -v t="$t" '$1 == t { print $2 }')
+			if [ "$v" = "${bv:-none}" ]; then
+				same=$((same + 1))
+				continue
+			fi
+			echo "# base: ublk $t: series $v, base ${bv:-not run}"
+			[ "$bv" = pass ] && lost=$((lost + 1))
+		done < <(ublk_results "$log.txt")
+		echo "# base: ublk selftests: series $(ublk_results "$log.txt" |
+			awk '{ n[$2]++ } END { printf "%d pass, %d fail, %d skip", n["pass"], n["fail"], n["skip"] }'), base $(ublk_results "$blog.txt" |
+			awk '{ n[$2]++ } END { printf "%d pass, %d fail, %d skip", n["pass"], n["fail"], n["skip"] }'); $same the same"
+		[ -n "$(ublk_results "$blog.txt")" ] && [ $lost -eq 0 ]
+		tap $? "base: the series passes every ublk selftest that the base kernel passes ($ublk)"
+	fi
 fi
 finish

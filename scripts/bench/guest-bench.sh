@@ -5,7 +5,7 @@
 # /extra/params (written by scripts/run.sh); the kernel command line names
 # the kernel (bb.kernel=base|patched, set by scripts/bench/run-guests.sh)
 # and may override bb.scheds=, bb.jobs= (comma-separated lists) and
-# bb.runtime=.  For each scheduler and job
+# bb.runtime=.  With UBLK_MODES, kublk's null target instead (below).  For each scheduler and job
 # count: a fresh null_blk set up as in the 2025 "request batch dispatching
 # for sq elevator" cover letter (submit_queues scaled to the vCPUs), then its
 # fio command.  One line per case:
@@ -21,6 +21,42 @@ for arg in $(cat /proc/cmdline); do
 	esac
 done
 nullb=/sys/kernel/config/nullb/bbbench
+
+# UBLK_MODES (scripts/run.sh --ublk): instead of null_blk and schedulers,
+# kublk's null target (the kernel's ublk selftests' server: no data is
+# copied to or from any backing store) with one hw queue per vCPU, in each
+# mode: pc page copy, zc auto buffer registration zero copy (--auto_zc), uc
+# user copy (-u); "-b" adds UBLK_F_BATCH_IO (kublk -b).  One line per case:
+#   BENCH kernel=K sched=ublk-MODE jobs=N iops=I merges=M
+kublk=/kselftest/ublk/kublk
+if [ -n "${UBLK_MODES:-}" ]; then
+	for mode in $UBLK_MODES; do
+		case $mode in
+		pc*) flags=() ;;
+		zc*) flags=(--auto_zc) ;;
+		uc*) flags=(-u) ;;
+		esac
+		case $mode in *-b) flags+=(-b) ;; esac
+		for jobs in $JOBS; do
+			id=$("$kublk" add -t null -q "$(nproc)" -d 128 "${flags[@]}" 2>&1 |
+			     sed -n 's/^dev id \([0-9]*\):.*/\1/p')
+			if [ -z "$id" ] || [ ! -b "/dev/ublkb$id" ]; then
+				echo "BENCH kernel=$KERNEL sched=ublk-$mode jobs=$jobs iops=NA merges=NA"
+				continue
+			fi
+			fio --filename="/dev/ublkb$id" --name=test --rw="$RW" --bs=4k \
+				--iodepth=32 --numjobs="$jobs" --iodepth_batch_submit=8 \
+				--iodepth_batch_complete=8 --direct=1 --ioengine=io_uring \
+				--group_reporting --time_based --runtime="$RUNTIME" \
+				--output-format=terse --terse-version=3 > /tmp/fio.out 2>&1
+			iops=$(awk -F';' 'NF > 49 { print $8 + $49 }' /tmp/fio.out)
+			merges=$(awk '{ print $2 + $6 }' "/sys/block/ublkb$id/stat")
+			echo "BENCH kernel=$KERNEL sched=ublk-$mode jobs=$jobs iops=${iops:-NA} merges=$merges"
+			"$kublk" del -n "$id" > /dev/null 2>&1
+		done
+	done
+	exit 0
+fi
 
 for sched in $SCHEDS; do
 	for jobs in $JOBS; do

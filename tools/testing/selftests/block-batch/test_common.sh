@@ -130,6 +130,81 @@ _nullb_destroy() {
 	rmdir "$BB_NULLB_CFS/$name"
 }
 
+# --- ublk: kublk, the ublk server of the kernel's own ublk selftests ----
+# kublk is built by tools/testing/selftests/ublk (it needs liburing 2.4 or
+# later); installed, it sits next to this directory, as ../ublk/kublk.
+BB_KUBLK=${BB_KUBLK:-$(cd "$(dirname "$0")" && pwd)/../ublk/kublk}
+
+# _require_kublk [FEATURE]... -- kublk and /dev/ublk-control, and the ublk
+#   driver's FEATUREs, as "kublk features" names them (UBLK_F_QUIESCE)
+_require_kublk() {
+	local f feats
+
+	[ -x "$BB_KUBLK" ] ||
+		_skip "no kublk at $BB_KUBLK (build tools/testing/selftests/ublk:" \
+		      "it needs liburing 2.4 or later)"
+	[ -c /dev/ublk-control ] || modprobe ublk_drv 2>/dev/null
+	[ -c /dev/ublk-control ] ||
+		_skip "no /dev/ublk-control (CONFIG_BLK_DEV_UBLK, 'modprobe ublk_drv' failed)"
+	feats=$("$BB_KUBLK" features 2>/dev/null)
+	for f in "$@"; do
+		echo "$feats" | grep -qw "$f" ||
+			_skip "the ublk driver lacks feature $f ('kublk features')"
+	done
+}
+
+# _ublk_add ARG... -- "kublk add ARG...": the new device's id on stdout,
+#   and in $BB_TMP/ublk.ids, for _cleanup_test (callers run it in a
+#   command substitution, whose variables do not come back)
+_ublk_add() {
+	local out id
+
+	out=$("$BB_KUBLK" add "$@" 2>&1) || { echo "$out" >&2; return 1; }
+	id=$(echo "$out" | sed -n 's/^dev id \([0-9]*\):.*/\1/p' | head -n1)
+	[ -n "$id" ] || { echo "$out" >&2; return 1; }
+	echo "$id" >> "$BB_TMP/ublk.ids"
+	echo "$id"
+}
+
+# _ublk_field ID state|pid -- the device's state (LIVE, QUIESCED, ...) or
+#   its server's pid, from "kublk list"
+_ublk_field() {
+	case $2 in
+	state) "$BB_KUBLK" list -n "$1" 2>/dev/null |
+	       sed -n 's/.* state \([A-Z_]*\).*/\1/p' ;;
+	pid) "$BB_KUBLK" list -n "$1" 2>/dev/null |
+	     sed -n 's/.* daemon pid \(-\{0,1\}[0-9]*\) .*/\1/p' ;;
+	esac
+}
+
+# _ublk_wait_state ID STATE -- wait until the device is in STATE; gives up
+#   after 30 s without it, or at a stall.  A state change is a control
+#   command's work, not I/O: the watchdog does not see it.
+_ublk_wait_state() {
+	local i st
+
+	for i in $(seq 300); do
+		st=$(_ublk_field "$1" state)
+		[ "$st" = "$2" ] && return 0
+		_stalled && break
+		sleep 0.1
+	done
+	echo "# $TID: ublk $1: state ${st:-unknown}, not $2" >&2
+	return 1
+}
+
+_ublk_del_all() {
+	local id out
+
+	[ -f "${BB_TMP:-}/ublk.ids" ] || return 0
+	while read -r id; do
+		out=$("$BB_KUBLK" del -n "$id" 2>&1) && continue
+		echo "$out" | sed 's/^/# /'
+		_fail "cannot delete ublk device $id"
+	done < "$BB_TMP/ublk.ids"
+	rm -f "$BB_TMP/ublk.ids"
+}
+
 # --- tags, requests and budgets held by an idle queue --------------------
 # _scsi_host DEV -- /sys/class/scsi_host/hostN of SCSI disk DEV
 _scsi_host() {
@@ -836,7 +911,7 @@ _prep_test() {
 	BB_STALL_FILE=$BB_TMP/stalled
 	BB_MARK="block-batch-selftest: start $TID $$ $RANDOM"
 	echo "$BB_MARK" > /dev/kmsg 2>/dev/null || BB_MARK=
-	_log "$1"
+	_log "$*"
 }
 
 # _check_dmesg -- fail on any splat logged since _prep_test
@@ -866,7 +941,8 @@ _cleanup_test() {
 	if _stalled; then
 		# Removing a device that holds a stranded request would hang.
 		_log "stalled: leaving" "${BB_DM_NAMES[*]} ${BB_NULLB_NAMES[*]}" \
-			"${BB_SDEBUG_DEV:-}" "in place"
+			"${BB_SDEBUG_DEV:-}" \
+			"$(sed 's/^/ublkb/' "$BB_TMP/ublk.ids" 2>/dev/null)" "in place"
 	else
 		# dm devices first: they hold the null_blks under them open.
 		for name in "${BB_DM_NAMES[@]}"; do
@@ -879,6 +955,7 @@ _cleanup_test() {
 			_nullb_destroy "$name"
 		done
 		[ -z "${BB_SDEBUG_HOW:-}" ] || _sdebug_remove
+		_ublk_del_all
 	fi
 	BB_DM_NAMES=() BB_NULLB_NAMES=()
 	[ -n "${BB_TMP:-}" ] && rm -rf "$BB_TMP"
