@@ -18,8 +18,8 @@ expect_fail() {
 	"$@" > "$T/out" 2> "$T/err"
 	rc=$?
 	[ $rc -ne 0 ] || { cat "$T/err"; fail "'$*' succeeded, expected a failure"; }
-	grep -Eq "$re" "$T/err" || { cat "$T/err"; fail "'$*' did not say /$re/"; }
-	echo "ok: '$*' -> rc=$rc: $(grep -E "$re" "$T/err" | head -n1)"
+	grep -Eq -e "$re" "$T/err" || { cat "$T/err"; fail "'$*' did not say /$re/"; }
+	echo "ok: '$*' -> rc=$rc: $(grep -E -e "$re" "$T/err" | head -n1)"
 }
 
 # mk_fake_kernel DIR -- a tiny kernel-shaped git tree

@@ -22,3 +22,18 @@ BB_DEBIAN_MIRROR=http://127.0.0.1:9/debian expect_fail \
 	"cannot reach the Debian archive" "$TOP/scripts/fetch-base.sh"
 # A wrong kernel path for the build
 expect_fail "is not a kernel source tree" "$TOP/scripts/build.sh" "$T/nope" "$T/obj"
+
+# liburing for the ublk selftests: an unreachable archive is a clear error,
+# and the installed root is only replaced by one that works.
+BB_LIBURING_DIR=$T/nouring BB_DEBIAN_MIRROR=http://127.0.0.1:9/debian expect_fail \
+	"^block-batch: error: cannot install liburing" "$TOP/scripts/install-liburing.sh"
+[ ! -e "$T/nouring/root" ] || fail "install-liburing.sh left a root after a failure"
+expect_fail "usage: " "$TOP/scripts/install-liburing.sh" --bogus
+# mkinitramfs.sh -u needs a configured build directory; test.sh --ublk a
+# group that the ublk selftests do not have, before anything is fetched.
+mkdir -p "$T/noobj"
+expect_fail "-u $T/noobj: not a configured kernel build directory" \
+	"$TOP/scripts/mkinitramfs.sh" -u "$T/noobj" "$T/linux" "$T/i.cpio.gz"
+expect_fail "--ublk: 'nosuch' is no group of the ublk selftests" \
+	"$TOP/scripts/test.sh" --ublk null,nosuch
+expect_fail "--ublk: unknown mode 'xx'" "$TOP/scripts/run.sh" --ublk pc,xx
