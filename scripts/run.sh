@@ -106,6 +106,10 @@ stage boot "$BB_TOP/scripts/bench/run-guests.sh" -s "$smp" -r "$rounds" \
 	"$(cat "$BB_OUT/$tag-base.bzImage")" "$(cat "$BB_OUT/$tag-patched.bzImage")" \
 	"$BB_OUT/$tag.cpio.gz"
 rc=$?
-echo "(fio randwrite 4k io_uring iodepth 32, ${runtime}s per case, null_blk irqmode=$irqmode)"
+if [ -n "$ublk" ]; then
+	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, kublk null target)"
+else
+	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, null_blk irqmode=$irqmode)"
+fi
 echo "stage times:"; sed 's/^/  /' "$BB_OUT/stages.txt"
 exit $rc

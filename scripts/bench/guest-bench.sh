@@ -38,12 +38,14 @@ if [ -n "${UBLK_MODES:-}" ]; then
 		esac
 		case $mode in *-b) flags+=(-b) ;; esac
 		for jobs in $JOBS; do
-			id=$("$kublk" add -t null -q "$(nproc)" -d 128 "${flags[@]}" 2>&1 |
-			     sed -n 's/^dev id \([0-9]*\):.*/\1/p')
+			# bounded: a case that hangs is NA, not the end of the run
+			id=$(timeout -k 5 60 "$kublk" add -t null -q "$(nproc)" -d 128 \
+				"${flags[@]}" 2>&1 | sed -n 's/^dev id \([0-9]*\):.*/\1/p')
 			if [ -z "$id" ] || [ ! -b "/dev/ublkb$id" ]; then
 				echo "BENCH kernel=$KERNEL sched=ublk-$mode jobs=$jobs iops=NA merges=NA"
 				continue
 			fi
+			timeout -k 5 $((RUNTIME + 60)) \
 			fio --filename="/dev/ublkb$id" --name=test --rw="$RW" --bs=4k \
 				--iodepth=32 --numjobs="$jobs" --iodepth_batch_submit=8 \
 				--iodepth_batch_complete=8 --direct=1 --ioengine=io_uring \
@@ -52,7 +54,7 @@ if [ -n "${UBLK_MODES:-}" ]; then
 			iops=$(awk -F';' 'NF > 49 { print $8 + $49 }' /tmp/fio.out)
 			merges=$(awk '{ print $2 + $6 }' "/sys/block/ublkb$id/stat")
 			echo "BENCH kernel=$KERNEL sched=ublk-$mode jobs=$jobs iops=${iops:-NA} merges=$merges"
-			"$kublk" del -n "$id" > /dev/null 2>&1
+			timeout -k 5 60 "$kublk" del -n "$id" > /dev/null 2>&1
 		done
 	done
 	exit 0
