@@ -50,10 +50,8 @@ works_verbose() {
 		"$1/usr/bin/herd7" -version 2>&1 | sed 's/^/  /' >&2
 	return 1
 }
-fast=0
-[ $force -eq 0 ] && works "$dir/root" && fast=1
 BB_FORCE=$force bb_sid_install "$dir" herd7 works_verbose "${pkgs[@]}"
-if [ $fast -eq 1 ]; then
+if [ "$BB_SID_INSTALLED" -eq 0 ]; then
 	echo "$dir"
 	exit 0
 fi

@@ -47,9 +47,7 @@ liburing_version() {
 	[ -n "$maj" ] && [ -n "$min" ] && echo "$maj.$min"
 }
 
-fast=0
-[ $force -eq 0 ] && works "$dir/root" && fast=1
 BB_FORCE=$force bb_sid_install "$dir" liburing works liburing-dev liburing2
-[ $fast -eq 1 ] ||
+[ "$BB_SID_INSTALLED" -eq 0 ] ||
 	info "liburing $(liburing_version "$dir/root") installed in $dir"
 echo "$dir"

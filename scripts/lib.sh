@@ -117,13 +117,15 @@ EOT
 # nothing is downloaded when DIR/root already works, and DIR/root is only
 # replaced by a root that works.  WHAT names the install in messages.  One
 # installer per DIR at a time (flock); the second one then finds it done.
-# BB_FORCE=1 reinstalls; BB_DEBIAN_MIRROR picks the mirror.
+# BB_FORCE=1 reinstalls; BB_DEBIAN_MIRROR picks the mirror.  Sets
+# BB_SID_INSTALLED to 1 when it installed, 0 when DIR/root already worked.
 bb_sid_install() {
 	local dir=$1 what=$2 works=$3 tmp p deb
 	shift 3
 	local pkgs=("$@")
 	local mirror=${BB_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
+	BB_SID_INSTALLED=0
 	[ "${BB_FORCE:-0}" = 1 ] || ! "$works" "$dir/root" || return 0
 	[ "$(uname -m)" = x86_64 ] ||
 		die "cannot install $what: only x86_64 hosts are supported (this is $(uname -m))"
@@ -168,4 +170,5 @@ bb_sid_install() {
 		die "cannot install $what: cannot move $tmp to $dir/root"
 	rm -f "$dir/debs"/*.deb
 	exec 9>&-
+	BB_SID_INSTALLED=1
 }
