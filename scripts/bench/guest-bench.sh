@@ -22,6 +22,20 @@ for arg in $(cat /proc/cmdline); do
 done
 nullb=/sys/kernel/config/nullb/bbbench
 
+# bench_fio DEV JOBS -- seed 000's fio command (runtime scaled down for
+#   TCG) on DEV; prints the IOPS, read plus write (terse v3: fields 8 and
+#   49), nothing if fio failed.  Bounded: a case that hangs is NA, not the
+#   end of the run.
+bench_fio() {
+	timeout -k 5 $((RUNTIME + 60)) \
+	fio --filename="$1" --name=test --rw="$RW" --bs=4k \
+		--iodepth=32 --numjobs="$2" --iodepth_batch_submit=8 \
+		--iodepth_batch_complete=8 --direct=1 --ioengine=io_uring \
+		--group_reporting --time_based --runtime="$RUNTIME" \
+		--output-format=terse --terse-version=3 > /tmp/fio.out 2>&1
+	awk -F';' 'NF > 49 { print $8 + $49 }' /tmp/fio.out
+}
+
 # UBLK_MODES (scripts/run.sh --ublk): instead of null_blk and schedulers,
 # kublk's null target (the kernel's ublk selftests' server: no data is
 # copied to or from any backing store) with one hw queue per vCPU, in each
@@ -45,13 +59,7 @@ if [ -n "${UBLK_MODES:-}" ]; then
 				echo "BENCH kernel=$KERNEL sched=ublk-$mode jobs=$jobs iops=NA merges=NA"
 				continue
 			fi
-			timeout -k 5 $((RUNTIME + 60)) \
-			fio --filename="/dev/ublkb$id" --name=test --rw="$RW" --bs=4k \
-				--iodepth=32 --numjobs="$jobs" --iodepth_batch_submit=8 \
-				--iodepth_batch_complete=8 --direct=1 --ioengine=io_uring \
-				--group_reporting --time_based --runtime="$RUNTIME" \
-				--output-format=terse --terse-version=3 > /tmp/fio.out 2>&1
-			iops=$(awk -F';' 'NF > 49 { print $8 + $49 }' /tmp/fio.out)
+			iops=$(bench_fio "/dev/ublkb$id" "$jobs")
 			merges=$(awk '{ print $2 + $6 }' "/sys/block/ublkb$id/stat")
 			echo "BENCH kernel=$KERNEL sched=ublk-$mode jobs=$jobs iops=${iops:-NA} merges=$merges"
 			timeout -k 5 60 "$kublk" del -n "$id" > /dev/null 2>&1
@@ -76,14 +84,7 @@ for sched in $SCHEDS; do
 			continue
 		fi
 		[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
-		# seed 000's command, with the runtime scaled down for TCG
-		fio --filename=/dev/bbbench --name=test --rw="$RW" --bs=4k \
-			--iodepth=32 --numjobs="$jobs" --iodepth_batch_submit=8 \
-			--iodepth_batch_complete=8 --direct=1 --ioengine=io_uring \
-			--group_reporting --time_based --runtime="$RUNTIME" \
-			--output-format=terse --terse-version=3 > /tmp/fio.out 2>&1
-		# terse v3: field 8 read iops, field 49 write iops
-		iops=$(awk -F';' 'NF > 49 { print $8 + $49 }' /tmp/fio.out)
+		iops=$(bench_fio /dev/bbbench "$jobs")
 		merges=$(awk '{ print $2 + $6 }' /sys/block/bbbench/stat)
 		echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=${iops:-NA} merges=$merges"
 		# CONFIG_LOCK_STAT: acquisitions and contentions of the locks

@@ -177,7 +177,7 @@ for cg in "${BB_CGS[@]}"; do
 		_fail "cannot remove cgroup ${cg##*/}"
 	fi
 done
-grep -q "\[bfq\]" "/sys/block/$dev/queue/scheduler" ||
+_sched_is "$dev" bfq ||
 	_fail "the device left bfq before the cgroups were removed"
 _set_sched "$dev" none || _fail "cannot switch from bfq to none"
 _log "cgroups removed under bfq, then bfq -> none"

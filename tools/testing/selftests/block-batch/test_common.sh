@@ -91,12 +91,17 @@ _require_sched() {
 	return 1
 }
 
+# _sched_is DEV SCHED -- whether SCHED is DEV's scheduler now
+_sched_is() {
+	grep -q "\[$2\]" "/sys/block/$1/queue/scheduler"
+}
+
 # _set_sched DEV SCHED -- switch and check that the switch took effect
 _set_sched() {
 	local dev=$1 sched=$2
 
 	echo "$sched" > "/sys/block/$dev/queue/scheduler" || return 1
-	grep -q "\[$sched\]" "/sys/block/$dev/queue/scheduler"
+	_sched_is "$dev" "$sched"
 }
 
 # _nullb_create NAME [attr=value]...
@@ -177,16 +182,26 @@ _ublk_field() {
 	esac
 }
 
-# _ublk_wait_state ID STATE -- wait until the device is in STATE; gives up
-#   after 30 s without it, or at a stall.  A state change is a control
-#   command's work, not I/O: the watchdog does not see it.
+# _ublk_wait_state ID STATE -- wait until the device is in STATE.  A state
+#   change is a control command's work, which the watchdog's I/O counts do
+#   not see; so a state that has not changed for BB_STALL_SECS, the window
+#   the watchdog gives I/O, is a stall here too: reported as one, with the
+#   dump, so that the test says "stalled" and not why it stopped waiting.
 _ublk_wait_state() {
-	local i st
+	local st last='' t_st
 
-	for i in $(seq 300); do
+	t_st=$(_now)
+	while :; do
 		st=$(_ublk_field "$1" state)
 		[ "$st" = "$2" ] && return 0
 		_stalled && break
+		[ "$st" != "$last" ] && last=$st t_st=$(_now)
+		if [ $(($(_now) - t_st)) -ge "$BB_STALL_SECS" ]; then
+			echo "ublk $1 in state ${st:-unknown} for $BB_STALL_SECS s," \
+			     "waiting for $2" > "$BB_STALL_FILE"
+			_stall_dump_bounded "ublkb$1"
+			break
+		fi
 		sleep 0.1
 	done
 	echo "# $TID: ublk $1: state ${st:-unknown}, not $2" >&2
@@ -756,6 +771,16 @@ _stall_dump() {
 	done
 }
 
+# _stall_dump_bounded DEV... -- _stall_dump into $BB_TMP/stall.txt, in at
+#   most 35 s: the dump reads debugfs files that take queue locks, and a
+#   stuck lock holder must not hold up the caller too
+_stall_dump_bounded() {
+	BB_DEBUGFS=$BB_DEBUGFS BB_SYSRQ_BEGIN=$BB_SYSRQ_BEGIN \
+	BB_SYSRQ_END=$BB_SYSRQ_END timeout -k 5 30 bash -c \
+		"$(declare -f _stall_dump); _stall_dump \"\$@\"" bb-dump "$@" \
+		> "$BB_TMP/stall.txt" 2>&1
+}
+
 # _descendants PID -- every descendant of PID (from /proc: busybox has no
 #   pgrep)
 _descendants() {
@@ -835,12 +860,7 @@ _watchdog_start() {
 				[ "$(cat "/proc/$p/comm" 2>/dev/null)" = fio ] &&
 					kill -KILL "$p" 2>/dev/null
 			done
-			# The dump reads debugfs files that take queue locks: a
-			# stuck lock holder must not hold the watchdog too.
-			BB_DEBUGFS=$BB_DEBUGFS BB_SYSRQ_BEGIN=$BB_SYSRQ_BEGIN \
-			BB_SYSRQ_END=$BB_SYSRQ_END timeout -k 5 30 bash -c \
-				"$(declare -f _stall_dump); _stall_dump \"\$@\"" bb-dump "$@" \
-				> "$BB_TMP/stall.txt" 2>&1
+			_stall_dump_bounded "$@"
 			exit 0
 		done
 	) &

@@ -110,7 +110,7 @@ for sched in mq-deadline bfq; do
 		_fail "$sched: no QUIESCED state held requests waiting"
 		continue
 	fi
-	if ! grep -q "\[$sched\]" "/sys/block/$dev/queue/scheduler"; then
+	if ! _sched_is "$dev" "$sched"; then
 		_fail "$sched: not the scheduler after recovery:" \
 		      "$(cat "/sys/block/$dev/queue/scheduler")"
 		continue
