@@ -3,6 +3,9 @@
 #
 # Install what block-batch needs on Debian 12 (as root), or, when not root,
 # name what is missing.  Runs quickly when everything is already there.
+# usage: install-deps.sh [--bench]
+#   --bench  also what scripts/run.sh needs beyond the tests: gnuplot-nox
+#            for the plots
 
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -11,6 +14,11 @@ PKGS=(qemu-system-x86 busybox-static fio liburing-dev sparse ccache flex bison
       bc libelf-dev libssl-dev cpio kmod xz-utils gcc make perl git file
       coreutils util-linux python3-ply python3-git rsync dmsetup git-email
       libmailtools-perl)
+case ${1:-} in
+"") ;;
+--bench) PKGS+=(gnuplot-nox) ;;
+*) die "usage: $0 [--bench]" ;;
+esac
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -11,6 +11,10 @@
 #               [--runtime S] [--rounds R] [--irqmode 0|1|2] [--rw randwrite]
 #               [-f FRAGMENT] [--debug] [--kdir DIR] [--pack DIR]
 #               [--ublk "pc pc-b zc zc-b uc uc-b"]
+#        run.sh --dev DEV --label base|patched [--write-destroys-data]
+#               [--jobs ...] [--scheds ...] [--runtime S] [--rounds R] [--rw RW]
+#   --rounds R   interleaved base/patched pairs (default 8: every ratio comes
+#                with a 95% interval over the rounds, see scripts/bench/table.awk)
 #   --ublk MODES instead of null_blk under each scheduler, kublk's null
 #                target (the kernel's ublk selftests' server, built with
 #                liburing from scripts/install-liburing.sh) in each MODE:
@@ -24,30 +28,83 @@
 #                kernels, the initramfs, this machine's QEMU with its
 #                libraries and firmware, scripts/bench/run-guests.sh) to run
 #                the benchmark on a bigger x86_64 machine: DIR/run.sh
+#   --dev DEV    a real disk on the kernel this machine runs, no QEMU, no
+#                build (scripts/bench/dev-bench.sh): run it on the base
+#                kernel with --label base, on the patched one with --label
+#                patched; the report compares them.  Read-only (randread,
+#                default 3 rounds) unless --write-destroys-data; a disk
+#                that is mounted, swap or held is refused.
+# Output: out/<tag>-smpN/ (out/dev-DEV/ for --dev): table.md, summary.csv,
+# summary.json, results.csv and PNG plots (scripts/bench/report.sh).
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
-smp=2 jobs="1 4 16" scheds="none mq-deadline bfq" runtime=10 rounds=2
-irqmode=0 rw=randwrite frags=() kdir=${KDIR:-} nodebug=-n pack= ublk=
+smp=2 jobs="1 4 16" scheds="none mq-deadline bfq" runtime=10 rounds=
+irqmode=0 rw= frags=() kdir=${KDIR:-} nodebug=-n pack= ublk= dev= devargs=()
+usage() {
+	echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR] [--ublk MODES]" >&2
+	echo "       $0 --dev DEV --label base|patched [--write-destroys-data] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--rw RW]" >&2
+	exit 2
+}
 while [ $# -gt 0 ]; do
 	case $1 in
-	--smp) smp=${2:?}; shift 2 ;;
-	--jobs) jobs=${2:?}; shift 2 ;;
-	--scheds) scheds=${2:?}; shift 2 ;;
-	--runtime) runtime=${2:?}; shift 2 ;;
-	--rounds) rounds=${2:?}; shift 2 ;;
-	--irqmode) irqmode=${2:?}; shift 2 ;;
-	--rw) rw=${2:?}; shift 2 ;;
-	-f) frags+=(-f "$(realpath "${2:?}")"); shift 2 ;;
-	--kdir) kdir=${2:?}; shift 2 ;;
+	--smp|--jobs|--scheds|--runtime|--rounds|--irqmode|--rw|-f|--kdir|--pack|--ublk|--dev|--label)
+		[ $# -ge 2 ] || die "$1 needs an argument" ;;
+	esac
+	case $1 in
+	--smp) smp=$2; shift 2 ;;
+	--jobs) jobs=${2//,/ }; shift 2 ;;
+	--scheds) scheds=${2//,/ }; shift 2 ;;
+	--runtime) runtime=$2; shift 2 ;;
+	--rounds) rounds=$2; shift 2 ;;
+	--irqmode) irqmode=$2; shift 2 ;;
+	--rw) rw=$2; shift 2 ;;
+	-f) [ -r "$2" ] || die "-f $2: no such config fragment"
+	    frags+=(-f "$(realpath "$2")"); shift 2 ;;
+	--kdir) kdir=$2; shift 2 ;;
 	--debug) nodebug=; shift ;;
-	--pack) pack=${2:?}; shift 2 ;;
-	--ublk) ublk=${2:?}; shift 2 ;;
-	-h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR] [--ublk MODES]" >&2; exit 2 ;;
+	--pack) pack=$2; shift 2 ;;
+	--ublk) ublk=$2; shift 2 ;;
+	--dev) dev=$2; shift 2 ;;
+	--label) devargs+=(--label "$2"); shift 2 ;;
+	--write-destroys-data) devargs+=("$1"); shift ;;
+	-h|--help) sed -n '3,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) usage ;;
 	esac
 done
+# Every argument is checked here, before anything is fetched or built.
+posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 '$2': not a positive number"; }
+posint --smp "$smp"
+posint --runtime "$runtime"
+[ -z "$rounds" ] || posint --rounds "$rounds"
+[ -n "$jobs" ] || die "--jobs: empty"
+for j in $jobs; do posint "--jobs: job count" "$j"; done
+[ -n "$scheds" ] || die "--scheds: empty"
+for s in $scheds; do
+	case $s in
+	none|mq-deadline|bfq|kyber) ;;
+	*) die "--scheds: unknown scheduler '$s' (none, mq-deadline, bfq, kyber)" ;;
+	esac
+done
+[[ $irqmode =~ ^[012]$ ]] || die "--irqmode '$irqmode': 0 (none), 1 (softirq) or 2 (timer)"
+if [ -n "$dev" ]; then
+	[ -z "$pack$ublk$kdir" ] && [ ${#frags[@]} -eq 0 ] ||
+		die "--dev runs on the booted kernel: no --pack, --ublk, --kdir or -f"
+	exec "$BB_TOP/scripts/bench/dev-bench.sh" "${devargs[@]}" ${rw:+--rw "$rw"} \
+		--scheds "$scheds" --jobs "$jobs" --runtime "$runtime" \
+		--rounds "${rounds:-3}" -o "$BB_OUT/dev-$(basename "$dev")" "$dev"
+fi
+[ ${#devargs[@]} -eq 0 ] || die "--label and --write-destroys-data go with --dev"
+rounds=${rounds:-8} rw=${rw:-randwrite}
+case $rw in
+read|randread|write|randwrite|rw|randrw|readwrite) ;;
+*) die "--rw: a fio rw mode (randwrite, randread, ...), not '$rw'" ;;
+esac
+[ -z "$kdir" ] || [ -f "$kdir/Makefile" ] || die "--kdir $kdir: not a kernel tree"
+if [ -n "$pack" ] && [ -e "$pack" ] && [ -n "$(ls -A "$pack" 2>/dev/null)" ]; then
+	die "--pack $pack exists and is not empty; pick a new directory"
+fi
 ublk=${ublk//,/ }
 for m in $ublk; do
 	case $m in
@@ -57,7 +114,7 @@ for m in $ublk; do
 done
 [ -z "$ublk" ] || scheds=$(for m in $ublk; do printf 'ublk-%s ' "$m"; done)
 
-"$BB_TOP/scripts/install-deps.sh" || exit 1
+"$BB_TOP/scripts/install-deps.sh" --bench || exit 1
 mkdir -p "$BB_OUT"
 : > "$BB_OUT/stages.txt"
 tag=bench${nodebug:--debug}
@@ -79,7 +136,8 @@ done
 # from the command line (bb.kernel=, set by run-guests.sh).
 ex=$BB_OUT/$tag-extra
 rm -rf "$ex" && mkdir -p "$ex"
-cp "$BB_TOP/scripts/bench/guest-bench.sh" "$ex/run"
+cp "$BB_TOP/scripts/bench/guest-bench.sh" "$ex/run" &&
+	cp "$BB_TOP/scripts/bench/fio-case.sh" "$ex/" || die "cannot write $ex"
 cat > "$ex/params" <<EOT
 KERNEL=unknown
 SCHEDS="$scheds"
@@ -101,7 +159,7 @@ if [ -n "$pack" ]; then
 fi
 
 ncase=$(( $(wc -w <<<"$scheds") * $(wc -w <<<"$jobs") ))
-stage boot "$BB_TOP/scripts/bench/run-guests.sh" -s "$smp" -r "$rounds" \
+stage boot "$BB_TOP/scripts/bench/run-guests.sh" -s "$smp" -r "$rounds" -n "$ncase" \
 	-t $(( ncase * (runtime + 30) + 120 )) -o "$BB_OUT/$tag-smp$smp" \
 	"$(cat "$BB_OUT/$tag-base.bzImage")" "$(cat "$BB_OUT/$tag-patched.bzImage")" \
 	"$BB_OUT/$tag.cpio.gz"

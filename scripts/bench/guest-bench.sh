@@ -22,19 +22,8 @@ for arg in $(cat /proc/cmdline); do
 done
 nullb=/sys/kernel/config/nullb/bbbench
 
-# bench_fio DEV JOBS -- seed 000's fio command (runtime scaled down for
-#   TCG) on DEV; prints the IOPS, read plus write (terse v3: fields 8 and
-#   49), nothing if fio failed.  Bounded: a case that hangs is NA, not the
-#   end of the run.
-bench_fio() {
-	timeout -k 5 $((RUNTIME + 60)) \
-	fio --filename="$1" --name=test --rw="$RW" --bs=4k \
-		--iodepth=32 --numjobs="$2" --iodepth_batch_submit=8 \
-		--iodepth_batch_complete=8 --direct=1 --ioengine=io_uring \
-		--group_reporting --time_based --runtime="$RUNTIME" \
-		--output-format=terse --terse-version=3 > /tmp/fio.out 2>&1
-	awk -F';' 'NF > 49 { print $8 + $49 }' /tmp/fio.out
-}
+# bench_fio, bench_lockstat
+. "$(dirname "$0")/fio-case.sh"
 
 # UBLK_MODES (scripts/run.sh --ublk): instead of null_blk and schedulers,
 # kublk's null target (the kernel's ublk selftests' server: no data is
@@ -87,19 +76,9 @@ for sched in $SCHEDS; do
 		iops=$(bench_fio /dev/bbbench "$jobs")
 		merges=$(awk '{ print $2 + $6 }' /sys/block/bbbench/stat)
 		echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=${iops:-NA} merges=$merges"
-		# CONFIG_LOCK_STAT: acquisitions and contentions of the locks
-		# this series changes, with the I/O count to make them per I/O.
-		# The scheduler's lock is dd->lock / bfqd->lock in the base
-		# kernel and the scheduler lock (its lockdep class is named
-		# after the elevator) with the series: one row, "sched-lock".
+		# CONFIG_LOCK_STAT: with the I/O count, to make them per I/O
 		ios=$(awk '{ print $1 + $5 }' /sys/block/bbbench/stat)
-		[ -r /proc/lock_stat ] && awk -v pre="LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios" '
-			$1 ~ /^(&q->queue_lock|&dd->lock|&bfqd->lock|mq-deadline|bfq|kyber):$/ {
-				c = $1; sub(/:$/, "", c)
-				if (c != "&q->queue_lock")
-					c = "sched-lock"
-				print pre " class=" c " con=" $3 " acq=" $9
-			}' /proc/lock_stat
+		bench_lockstat "LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios"
 		echo 0 > "$nullb/power"
 		rmdir "$nullb"
 	done

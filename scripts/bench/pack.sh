@@ -3,7 +3,8 @@
 #
 # Write a self-contained benchmark bundle: the base and the patched kernel,
 # the benchmark initramfs, this machine's QEMU with the libraries, loader and
-# firmware it needs, run-guests.sh and table.awk, and DIR/run.sh to start it.
+# firmware it needs, run-guests.sh, report.sh and table.awk, and DIR/run.sh
+# to start it.
 # The bundle runs on any x86_64 Linux machine (no packages needed there),
 # with KVM where /dev/kvm works: for numbers from more CPUs than a 2-core
 # TCG host has.  Called by 'scripts/run.sh --pack DIR'.
@@ -23,7 +24,8 @@ mkdir -p "$dir/qemu/bin" "$dir/qemu/lib" "$dir/qemu/share" || die "cannot create
 
 cp "$2" "$dir/base.bzImage" && cp "$3" "$dir/patched.bzImage" &&
 	cp "$4" "$dir/initramfs.cpio.gz" || die "cannot copy the kernels or the initramfs"
-cp "$BB_TOP/scripts/bench/run-guests.sh" "$BB_TOP/scripts/bench/table.awk" "$dir/" ||
+cp "$BB_TOP/scripts/bench/run-guests.sh" "$BB_TOP/scripts/bench/report.sh" \
+	"$BB_TOP/scripts/bench/table.awk" "$dir/" ||
 	die "cannot copy the bench scripts"
 
 # QEMU, every library it loads and the dynamic loader, so that the host's
@@ -65,7 +67,8 @@ cat > "$dir/run.sh" <<'EOT'
 # block-batch benchmark bundle: base and patched kernel, interleaved.
 # usage: run.sh [-a kvm|tcg] [-s SMP] [-r ROUNDS] [-x "bb.jobs=1,8,32"] [-o OUTDIR]
 # Defaults: KVM if /dev/kvm is usable, else TCG; SMP = number of CPUs (at
-# most 16); 2 rounds; output in ./out.  See run-guests.sh.
+# most 16); 8 rounds; output in ./out (table, CSV, JSON, plots with
+# gnuplot).  See run-guests.sh.
 d=$(cd "$(dirname "$0")" && pwd)
 accel=tcg
 [ -w /dev/kvm ] && accel=kvm
@@ -74,6 +77,6 @@ args=(-a "$accel" -s "$smp" -o "$PWD/out")
 exec "$d/run-guests.sh" -q "$d/qemu/qemu" "${args[@]}" "$@" \
 	"$d/base.bzImage" "$d/patched.bzImage" "$d/initramfs.cpio.gz"
 EOT
-chmod +x "$dir/qemu/qemu" "$dir/run.sh" "$dir/run-guests.sh"
+chmod +x "$dir/qemu/qemu" "$dir/run.sh" "$dir/run-guests.sh" "$dir/report.sh"
 "$dir/qemu/qemu" -version >/dev/null || die "the packed QEMU does not start"
 info "bundle in $dir ($(du -sh "$dir" | cut -f1)): run $dir/run.sh there"

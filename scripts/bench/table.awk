@@ -1,14 +1,43 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The benchmark table, from the BENCH and LOCKSTAT lines of
-# scripts/bench/guest-bench.sh (kernel=base|patched, one line per case and
-# round): mean IOPS per kernel, patched/base, each as % of 'none', merges,
-# and lock_stat acquisitions/contentions per I/O.
-# usage: awk [-v scheds="none mq-deadline bfq"] [-v jobs="1 4 16"] -f table.awk RESULTS
-# Without -v, schedulers and job counts are listed in the order they appear.
+# The benchmark's figures, from the BENCH and LOCKSTAT lines of
+# scripts/bench/guest-bench.sh (kernel=base|patched, one line per case, with
+# round=R appended by run-guests.sh).  Per scheduler and job count: mean IOPS
+# per kernel, patched/base as the mean of the per-round ratios (each round
+# boots base then patched: a pair that shares the host's drift) with its
+# spread, each kernel as % of 'none', merges, and a verdict.
+#
+# The spread: a 95% interval (Student's t over the per-round ratios) from 3
+# rounds on, min-max below that.  'none' is the control: where its own
+# patched/base interval excludes 1 at a job count, every row of that job
+# count says "too noisy to judge" instead of a verdict, as the host's drift
+# moved even the path the series barely touches.
+#
+# usage: awk [-v fmt=md|csv|json|raw|plot|lockplot] [-v scheds="none mq-deadline bfq"]
+#            [-v jobs="1 4 16"] -f table.awk RESULTS
+#   md (default) the Markdown tables (IOPS, then lock_stat per I/O if any)
+#   csv, json    the same figures, one record per scheduler and job count
+#   raw          every BENCH line as CSV (kernel, sched, jobs, round, iops, merges)
+#   plot         gnuplot data: label, base, patched, ratio, low, high
+#   lockplot     gnuplot data: label, base acq/IO, patched acq/IO (scheduler lock)
+# Without -v scheds/jobs, they are listed in the order they appear.
 function kv(s, k,   a, i, n) { n = split(s, a, " "); for (i = 1; i <= n; i++) if (a[i] ~ "^" k "=") return substr(a[i], length(k) + 2); return "" }
+function tq(df) {	# two-sided 95% quantile of Student's t
+	if (df < 1) return 0
+	if (df <= 30) return T[df]
+	return 1.96
+}
+function f3(x) { return x == "" ? "" : sprintf("%.3f", x) }
+BEGIN {
+	split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 " \
+	      "2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 " \
+	      "2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", T, " ")
+	if (fmt == "") fmt = "md"
+	if (fmt == "raw") print "kernel,sched,jobs,round,iops,merges"
+}
 {
-	k = kv($0, "kernel"); s = kv($0, "sched"); j = kv($0, "jobs"); v = kv($0, "iops"); m = kv($0, "merges")
+	k = kv($0, "kernel"); s = kv($0, "sched"); j = kv($0, "jobs"); r = kv($0, "round")
+	if (r == "") r = 1
 	if (!(s in seen_s)) { seen_s[s] = 1; all_s = all_s (all_s == "" ? "" : " ") s }
 	if (!(j in seen_j)) { seen_j[j] = 1; all_j = all_j (all_j == "" ? "" : " ") j }
 	if ($1 == "LOCKSTAT") {
@@ -16,32 +45,120 @@ function kv(s, k,   a, i, n) { n = split(s, a, " "); for (i = 1; i <= n; i++) if
 		if (ios > 0) { acq[k, s, j, c] += kv($0, "acq") / ios; con[k, s, j, c] += kv($0, "con") / ios; nl[k, s, j, c]++; classes[c] = 1 }
 		next
 	}
-	if (v == "NA") next
+	if ($1 != "BENCH") next
+	v = kv($0, "iops"); m = kv($0, "merges")
+	if (fmt == "raw") { printf "%s,%s,%s,%s,%s,%s\n", k, s, j, r, v, m; next }
+	if (v == "NA" || v == "") { na[k, s, j]++; next }
 	sum[k, s, j] += v; n[k, s, j]++; mer[k, s, j] += m
+	val[k, s, j, r] = v
+	if (!((s, j, r) in seen_r)) { seen_r[s, j, r] = 1; rounds[s, j] = rounds[s, j] " " r }
 }
+# ratio_stats S J -- per-round patched/base ratios of rounds that have both:
+# sets RN, RMEAN, RLO, RHI (interval, or min-max when RN < 3), RKIND
+function ratio_stats(s, j,   a, i, nr, r, x, ss, mn, mx) {
+	RN = 0; RMEAN = ""; RLO = ""; RHI = ""; RKIND = ""
+	nr = split(rounds[s, j], a, " ")
+	for (i = 1; i <= nr; i++) {
+		r = a[i]
+		if (!(("base", s, j, r) in val) || !(("patched", s, j, r) in val) || val["base", s, j, r] == 0) continue
+		x = val["patched", s, j, r] / val["base", s, j, r]
+		RN++; X[RN] = x
+	}
+	if (RN == 0) return
+	ss = 0; for (i = 1; i <= RN; i++) ss += X[i]
+	RMEAN = ss / RN
+	mn = mx = X[1]; for (i = 2; i <= RN; i++) { if (X[i] < mn) mn = X[i]; if (X[i] > mx) mx = X[i] }
+	if (RN < 3) { RLO = mn; RHI = mx; RKIND = "min-max"; return }
+	ss = 0; for (i = 1; i <= RN; i++) ss += (X[i] - RMEAN) ^ 2
+	hw = tq(RN - 1) * sqrt(ss / (RN - 1)) / sqrt(RN)
+	RLO = RMEAN - hw; RHI = RMEAN + hw; RKIND = "95%"
+}
+function jstr(x) { return x == "" ? "null" : x }
 END {
-	printf "| sched | jobs | base IOPS | patched IOPS | patched/base | base %% of none | patched %% of none | merges base/patched |\n"
-	printf "|---|---|---|---|---|---|---|---|\n"
+	if (fmt == "raw") exit 0
 	ns = split(scheds != "" ? scheds : all_s, S, " "); nj = split(jobs != "" ? jobs : all_j, J, " ")
+	# the control: does 'none' differ between the kernels at this job count?
+	for (b = 1; b <= nj; b++) {
+		j = J[b]; noisy[j] = ""
+		ratio_stats("none", j)
+		if (RN > 0 && (RLO > 1 || RHI < 1))
+			noisy[j] = sprintf("none %.3f (%.3f-%.3f)", RMEAN, RLO, RHI)
+	}
+	if (fmt == "md") {
+		printf "| sched | jobs | base IOPS | patched IOPS | patched/base | spread | rounds | base %% of none | patched %% of none | merges base/patched | verdict |\n"
+		printf "|---|---|---|---|---|---|---|---|---|---|---|\n"
+	} else if (fmt == "csv") {
+		print "sched,jobs,base_iops,patched_iops,ratio,low,high,spread,rounds,base_pct_none,patched_pct_none,base_merges,patched_merges,verdict"
+	} else if (fmt == "json") {
+		printf "["
+	}
+	first = 1
 	for (a = 1; a <= ns; a++) for (b = 1; b <= nj; b++) {
 		s = S[a]; j = J[b]
-		if (!n["base", s, j] || !n["patched", s, j]) { printf "| %s | %s | n/a | n/a | | | | |\n", s, j; continue }
-		bi = sum["base", s, j] / n["base", s, j]; pi = sum["patched", s, j] / n["patched", s, j]
+		bi = n["base", s, j] ? sum["base", s, j] / n["base", s, j] : ""
+		pi = n["patched", s, j] ? sum["patched", s, j] / n["patched", s, j] : ""
 		bn = n["base", "none", j] ? sum["base", "none", j] / n["base", "none", j] : 0
 		pn = n["patched", "none", j] ? sum["patched", "none", j] / n["patched", "none", j] : 0
-		printf "| %s | %s | %.0f | %.0f | %.3f | %s | %s | %.0f/%.0f |\n", s, j, bi, pi, pi / bi,
-			bn ? sprintf("%.0f%%", 100 * bi / bn) : "-", pn ? sprintf("%.0f%%", 100 * pi / pn) : "-",
-			mer["base", s, j] / n["base", s, j], mer["patched", s, j] / n["patched", s, j]
+		bpn = (bi != "" && bn) ? 100 * bi / bn : ""
+		ppn = (pi != "" && pn) ? 100 * pi / pn : ""
+		bm = n["base", s, j] ? mer["base", s, j] / n["base", s, j] : ""
+		pm = n["patched", s, j] ? mer["patched", s, j] / n["patched", s, j] : ""
+		ratio_stats(s, j)
+		if (RN == 0) verdict = "no figures" (na["base", s, j] + na["patched", s, j] ? " (NA: a case failed or hung)" : "")
+		else if (s != "none" && noisy[j] != "") verdict = "too noisy to judge: " noisy[j]
+		else if (RN < 3) verdict = "too few rounds for an interval"
+		else if (RLO > 1) verdict = "faster"
+		else if (RHI < 1) verdict = "slower"
+		else verdict = "no difference resolved"
+		if (s == "none" && RN > 0 && noisy[j] != "") verdict = "control differs: too noisy to judge"
+		else if (s == "none" && RN >= 3) verdict = "control: " verdict
+		if (fmt == "md") {
+			printf "| %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s |\n", s, j,
+				bi == "" ? "n/a" : sprintf("%.0f", bi), pi == "" ? "n/a" : sprintf("%.0f", pi),
+				f3(RMEAN), RN ? sprintf("%.3f-%.3f (%s)", RLO, RHI, RKIND) : "",
+				RN, bpn == "" ? "-" : sprintf("%.0f%%", bpn), ppn == "" ? "-" : sprintf("%.0f%%", ppn),
+				bm == "" ? "-" : sprintf("%.0f/%.0f", bm, pm), verdict
+		} else if (fmt == "csv") {
+			printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,\"%s\"\n", s, j,
+				bi == "" ? "" : sprintf("%.0f", bi), pi == "" ? "" : sprintf("%.0f", pi),
+				f3(RMEAN), f3(RLO), f3(RHI), RKIND, RN,
+				bpn == "" ? "" : sprintf("%.1f", bpn), ppn == "" ? "" : sprintf("%.1f", ppn),
+				bm == "" ? "" : sprintf("%.0f", bm), pm == "" ? "" : sprintf("%.0f", pm), verdict
+		} else if (fmt == "json") {
+			printf "%s\n  {\"sched\": \"%s\", \"jobs\": %s, \"base_iops\": %s, \"patched_iops\": %s, " \
+				"\"ratio\": %s, \"low\": %s, \"high\": %s, \"spread\": \"%s\", \"rounds\": %d, " \
+				"\"base_pct_none\": %s, \"patched_pct_none\": %s, \"verdict\": \"%s\"",
+				first ? "" : ",", s, j, jstr(bi == "" ? "" : sprintf("%.0f", bi)),
+				jstr(pi == "" ? "" : sprintf("%.0f", pi)), jstr(f3(RMEAN)), jstr(f3(RLO)),
+				jstr(f3(RHI)), RKIND, RN, jstr(bpn == "" ? "" : sprintf("%.1f", bpn)),
+				jstr(ppn == "" ? "" : sprintf("%.1f", ppn)), verdict
+			lk = ""
+			for (c in classes)
+				lk = lk sprintf("%s\"%s\": {\"base_acq\": %s, \"base_con\": %s, \"patched_acq\": %s, \"patched_con\": %s}",
+					lk == "" ? "" : ", ", c, jstr(fl(acq, "base", s, j, c)), jstr(fl(con, "base", s, j, c)),
+					jstr(fl(acq, "patched", s, j, c)), jstr(fl(con, "patched", s, j, c)))
+			if (lk != "") printf ", \"lock_stat_per_io\": {%s}", lk
+			printf "}"
+			first = 0
+		} else if (fmt == "plot") {
+			if (RN > 0) printf "\"%s/%s\" %.0f %.0f %.4f %.4f %.4f\n", s, j, bi, pi, RMEAN, RLO, RHI
+		} else if (fmt == "lockplot") {
+			if (fl(acq, "base", s, j, "sched-lock") != "" && fl(acq, "patched", s, j, "sched-lock") != "")
+				printf "\"%s/%s\" %s %s\n", s, j, fl(acq, "base", s, j, "sched-lock"), fl(acq, "patched", s, j, "sched-lock")
+		}
 	}
+	if (fmt == "json") { printf "\n]\n"; exit 0 }
+	if (fmt != "md") exit 0
 	for (c in classes) {
 		printf "\nlock_stat %s, per I/O (acquisitions / contentions):\n\n", c
 		printf "| sched | jobs | base acq | base con | patched acq | patched con |\n|---|---|---|---|---|---|\n"
 		for (a = 1; a <= ns; a++) for (b = 1; b <= nj; b++) {
 			s = S[a]; j = J[b]
 			printf "| %s | %s | %s | %s | %s | %s |\n", s, j,
-				f3(acq, "base", s, j, c), f3(con, "base", s, j, c),
-				f3(acq, "patched", s, j, c), f3(con, "patched", s, j, c)
+				dash(fl(acq, "base", s, j, c)), dash(fl(con, "base", s, j, c)),
+				dash(fl(acq, "patched", s, j, c)), dash(fl(con, "patched", s, j, c))
 		}
 	}
 }
-function f3(arr, k, s, j, c) { return nl[k, s, j, c] ? sprintf("%.3f", arr[k, s, j, c] / nl[k, s, j, c]) : "-" }
+function fl(arr, k, s, j, c) { return nl[k, s, j, c] ? sprintf("%.3f", arr[k, s, j, c] / nl[k, s, j, c]) : "" }
+function dash(x) { return x == "" ? "-" : x }

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark's fio command, sourced by guest-bench.sh (in the guest) and
+# dev-bench.sh (run.sh --dev, on a real disk): one source for both.
+
+# bench_fio DEV JOBS [FIO-OPTION]... -- seed 000's fio command (4k, io_uring,
+#   iodepth 32, batches of 8; the runtime is $RUNTIME, scaled down for TCG)
+#   with $RW on DEV; prints the IOPS, read plus write (terse v3: fields 8
+#   and 49), nothing if fio failed (its output: $BB_FIO_OUT, /tmp/fio.out).  Bounded: a case that hangs is NA, not
+#   the end of the run.
+bench_fio() {
+	local dev=$1 jobs=$2
+
+	shift 2
+	timeout -k 5 $((RUNTIME + 60)) \
+	fio --filename="$dev" --name=test --rw="$RW" --bs=4k \
+		--iodepth=32 --numjobs="$jobs" --iodepth_batch_submit=8 \
+		--iodepth_batch_complete=8 --direct=1 --ioengine=io_uring \
+		--group_reporting --time_based --runtime="$RUNTIME" \
+		--output-format=terse --terse-version=3 "$@" > "${BB_FIO_OUT:-/tmp/fio.out}" 2>&1
+	awk -F';' 'NF > 49 { print $8 + $49 }' "${BB_FIO_OUT:-/tmp/fio.out}"
+}
+
+# bench_lockstat PREFIX -- the lock_stat rows of the locks the series changes
+#   (CONFIG_LOCK_STAT kernels), as LOCKSTAT lines: acquisitions and
+#   contentions.  The scheduler's lock is dd->lock / bfqd->lock in the base
+#   kernel and the scheduler lock (its lockdep class is named after the
+#   elevator) with the series: one row, "sched-lock".
+bench_lockstat() {
+	[ -r /proc/lock_stat ] || return 0
+	awk -v pre="$1" '
+		$1 ~ /^(&q->queue_lock|&dd->lock|&bfqd->lock|mq-deadline|bfq|kyber):$/ {
+			c = $1; sub(/:$/, "", c)
+			if (c != "&q->queue_lock")
+				c = "sched-lock"
+			print pre " class=" c " con=" $3 " acq=" $9
+		}' /proc/lock_stat
+}

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark's report, from the BENCH and LOCKSTAT lines that
+# run-guests.sh (or run.sh --dev) collected: into OUTDIR
+#   table.md      the Markdown tables (also printed): IOPS, patched/base with
+#                 its spread across rounds and a verdict, lock_stat per I/O
+#   summary.csv   the same figures, one row per scheduler and job count
+#   summary.json  the same, as JSON
+#   results.csv   every case of every round (kernel, sched, jobs, round, ...)
+#   iops.png      mean IOPS per scheduler and job count, base and patched
+#   ratio.png     patched/base per scheduler and job count, with the spread
+#   lockstat.png  scheduler-lock acquisitions per I/O (lock_stat builds only)
+# The plots need gnuplot (Debian: gnuplot-nox); without it they are left out
+# with a note, and the rest is written.  table.awk says how the figures and
+# verdicts are made.  Standalone (bash, awk, optional gnuplot), so that the
+# --pack bundle carries it.
+#
+# usage: report.sh RESULTS OUTDIR [TITLE]
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+	echo "usage: $0 RESULTS OUTDIR [TITLE]" >&2
+	exit 2
+fi
+res=$1 out=$2 title=${3:-block-batch benchmark}
+[ -r "$res" ] || { echo "report: cannot read $res" >&2; exit 1; }
+grep -q '^BENCH ' "$res" || { echo "report: no BENCH lines in $res" >&2; exit 1; }
+mkdir -p "$out" || exit 1
+tab() { awk -v fmt="$1" -f "$here/table.awk" "$res"; }
+tab md > "$out/table.md" && tab csv > "$out/summary.csv" &&
+	tab json > "$out/summary.json" && tab raw > "$out/results.csv" || exit 1
+cat "$out/table.md"
+
+if ! command -v gnuplot > /dev/null; then
+	echo "report: no gnuplot, so no plots (Debian: apt-get install gnuplot-nox)" >&2
+	exit 0
+fi
+tab plot > "$out/plot.dat"
+tab lockplot > "$out/lockplot.dat"
+rows=$(wc -l < "$out/plot.dat")
+[ "$rows" -gt 0 ] || exit 0
+width=$((400 + 60 * rows))
+gp() {
+	gnuplot 2> "$out/gnuplot.log" || {
+		echo "report: gnuplot failed (see $out/gnuplot.log)" >&2
+		return 1
+	}
+}
+gp <<EOT || exit 1
+set terminal pngcairo size $width,480 noenhanced
+set output "$out/iops.png"
+set title "$title: mean IOPS (scheduler/jobs)"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set xtics rotate by -35
+set ylabel "IOPS"
+set yrange [0:*]
+set key top right
+plot "$out/plot.dat" using 2:xtic(1) title "base", "" using 3 title "patched"
+set output "$out/ratio.png"
+set title "$title: patched/base, mean of per-round ratios with the spread"
+set style data yerrorbars
+set ylabel "patched / base"
+set yrange [*:*]
+set xrange [-0.5:$rows - 0.5]
+set grid ytics
+plot "$out/plot.dat" using 0:4:5:6:xtic(1) title "patched/base" pt 7 lw 2, 1 title "1.0" lt 0
+EOT
+if [ -s "$out/lockplot.dat" ]; then
+	gp <<EOT || exit 1
+set terminal pngcairo size $width,480 noenhanced
+set output "$out/lockstat.png"
+set title "$title: scheduler-lock acquisitions per I/O (lock_stat)"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set xtics rotate by -35
+set yrange [0:*]
+plot "$out/lockplot.dat" using 2:xtic(1) title "base", "" using 3 title "patched"
+EOT
+fi
+echo "(report: $out: table.md summary.csv summary.json results.csv $(cd "$out" && ls ./*.png 2>/dev/null | sed 's|^\./||' | tr '\n' ' '))"

@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark's tooling without a kernel build: run.sh checks every
+# argument before it fetches anything; --dev refuses a disk in use (on loop
+# devices: mounted, swap, a partition-less file, a write without the flag)
+# and reads only; the report's figures, spreads and verdicts, its CSV, JSON
+# and plots; run-guests.sh's progress lines.
+. "$(dirname "$0")/lib.sh"
+
+# --- run.sh: bad arguments, and nothing fetched ---------------------------
+for a in "--smp abc" "--rounds 0" "--runtime -1" "--jobs 1,x" "--scheds none,foo" \
+	 "--irqmode 5" "--rw bogus" "--label base" "--jobs"; do
+	# shellcheck disable=SC2086
+	expect_fail "^block-batch: error: " "$TOP/scripts/run.sh" $a
+done
+expect_fail "no such config fragment" "$TOP/scripts/run.sh" -f "$T/nope.config"
+expect_fail "--dev runs on the booted kernel" "$TOP/scripts/run.sh" --dev /dev/null --pack "$T/p"
+[ ! -e "$BB_CACHE" ] || fail "run.sh with bad arguments created the cache $BB_CACHE"
+
+# --- the report: figures, spread, verdicts, formats -----------------------
+# 5 rounds; none: equal; mq-deadline: 1.5x; bfq: the same on average but
+# all over the place.  Then a run whose 'none' moved: too noisy to judge.
+res=$T/res.txt
+for r in 1 2 3 4 5; do
+	for k in base patched; do
+		for s in none mq-deadline bfq; do
+			v=1000
+			[ $k = patched ] && [ $s = mq-deadline ] && v=1500
+			[ $s = bfq ] && [ $k = patched ] && { [ $((r % 2)) -eq 1 ] && v=1600 || v=500; }
+			v=$((v + r))	# not all equal: a spread to compute
+			echo "BENCH kernel=$k sched=$s jobs=4 iops=$v merges=7 round=$r"
+		done
+		echo "LOCKSTAT kernel=$k sched=mq-deadline jobs=4 ios=1000 class=sched-lock con=10 acq=$([ $k = base ] && echo 2130 || echo 1370) round=$r"
+	done
+done > "$res"
+"$TOP/scripts/bench/report.sh" "$res" "$T/rep" "test" > "$T/rep.out" || fail "report.sh failed"
+for f in table.md summary.csv summary.json results.csv; do
+	[ -s "$T/rep/$f" ] || fail "report.sh wrote no $f"
+done
+python3 -m json.tool "$T/rep/summary.json" > /dev/null || fail "summary.json is no JSON"
+grep -q '^mq-deadline,4,1003,1503,1.49[0-9],.*,95%,5,.*"faster"$' "$T/rep/summary.csv" ||
+	{ cat "$T/rep/summary.csv"; fail "mq-deadline 1.5x is not 'faster' with a 95% interval"; }
+grep -q '^bfq,4,.*"no difference resolved"$' "$T/rep/summary.csv" ||
+	{ cat "$T/rep/summary.csv"; fail "a ratio all over the place was resolved"; }
+grep -q '^none,4,.*"control: no difference resolved"$' "$T/rep/summary.csv" ||
+	{ cat "$T/rep/summary.csv"; fail "the control is not reported as such"; }
+grep -q '| mq-deadline | 4 | 2.130 | 0.010 | 1.370 | 0.010 |' "$T/rep/table.md" ||
+	{ cat "$T/rep/table.md"; fail "lock_stat per I/O is missing from table.md"; }
+[ "$(wc -l < "$T/rep/results.csv")" -eq 31 ] || fail "results.csv does not hold all 30 cases"
+if command -v gnuplot > /dev/null; then
+	for f in iops.png ratio.png lockstat.png; do
+		file "$T/rep/$f" | grep -q 'PNG image' || fail "report.sh wrote no plot $f"
+	done
+else
+	grep -q "no gnuplot" "$T/rep.out" 2>/dev/null
+	echo "# no gnuplot here: plots not checked"
+fi
+sed 's/\(kernel=patched sched=none jobs=4 iops=\)[0-9]*/\11400/' "$res" > "$T/noisy.txt"
+awk -v fmt=csv -f "$TOP/scripts/bench/table.awk" "$T/noisy.txt" > "$T/noisy.csv"
+grep -q '^none,4,.*"control differs: too noisy to judge"$' "$T/noisy.csv" &&
+grep -q '^mq-deadline,4,.*"too noisy to judge: none 1.3' "$T/noisy.csv" ||
+	{ cat "$T/noisy.csv"; fail "a control that moved did not make the run too noisy to judge"; }
+grep -E 'round=[12]$' "$res" > "$T/two.txt"
+awk -v fmt=csv -f "$TOP/scripts/bench/table.awk" "$T/two.txt" | grep -q ',min-max,2,.*"too few rounds for an interval"$' ||
+	fail "two rounds are not reported as min-max, too few for an interval"
+echo "ok: report: verdicts faster / no difference / control / too noisy / too few rounds"
+
+# --- run-guests.sh: progress with a stand-in for QEMU ---------------------
+cat > "$T/qemu" <<'EOT'
+#!/bin/bash
+while [ $# -gt 0 ]; do
+	case $1 in -serial) log=${2#file:}; shift ;; -append) app=$2; shift ;; esac
+	shift
+done
+k=${app#*bb.kernel=}; k=${k%% *}
+for s in none bfq; do
+	sleep 1
+	echo "BENCH kernel=$k sched=$s jobs=1 iops=$((RANDOM + 1000)) merges=0" >> "$log"
+done
+echo BB-DMESG-END >> "$log"
+EOT
+chmod +x "$T/qemu"
+touch "$T/k1" "$T/k2" "$T/i"
+"$TOP/scripts/bench/run-guests.sh" -q "$T/qemu" -r 2 -n 2 -o "$T/rg" "$T/k1" "$T/k2" "$T/i" \
+	> "$T/rg.out" 2> "$T/rg.err" || { cat "$T/rg.err"; fail "run-guests.sh failed"; }
+grep -q '^run-guests: case 1 of 8 (guest 1 of 4): kernel=base sched=none .*left$' "$T/rg.err" &&
+grep -q '^run-guests: case 8 of 8 (guest 4 of 4): ' "$T/rg.err" ||
+	{ cat "$T/rg.err"; fail "run-guests.sh printed no progress lines"; }
+[ -s "$T/rg/summary.csv" ] || fail "run-guests.sh wrote no report"
+expect_fail "smp 'abc' is not a positive number" \
+	"$TOP/scripts/bench/run-guests.sh" -s abc -o "$T/x" "$T/k1" "$T/k2" "$T/i"
+echo "ok: run-guests.sh: case i of N and the time left, the report"
+
+# --- --dev: refusals and a read-only run, on loop devices ------------------
+expect_fail "no such device" "$TOP/scripts/run.sh" --dev "$T/nodisk" --label base
+expect_fail "not a block device" "$TOP/scripts/run.sh" --dev "$T/res.txt" --label base
+if [ "$(id -u)" -ne 0 ] || ! command -v losetup > /dev/null ||
+   ! losetup -f > /dev/null 2>&1; then
+	echo "# SKIP: the loop-device part needs root and a free loop device"
+	exit 4
+fi
+loops=()
+mnt=$T/mnt
+cleanup_loops() {
+	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
+	for l in "${loops[@]}"; do
+		swapoff "$l" 2>/dev/null
+		losetup -d "$l" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+trap cleanup_loops EXIT
+trap 'exit 1' INT TERM
+# a refusal that fails to come must not start a long run
+quick=(--label base --scheds none --jobs 1 --runtime 1 --rounds 1)
+mkloop() {
+	truncate -s 64M "$T/$1.img" && l=$(losetup -f --show "$T/$1.img") &&
+		loops+=("$l") || fail "cannot set up a loop device"
+}
+mkloop clean
+clean=$l
+"$TOP/scripts/bench/dev-bench.sh" --check-only "$clean" 2> "$T/err" ||
+	{ cat "$T/err"; fail "an unused loop device was refused"; }
+expect_fail "--label: base or patched" "$TOP/scripts/run.sh" --dev "$clean" --label other
+expect_fail "destroys its data: add --write-destroys-data" \
+	"$TOP/scripts/run.sh" --dev "$clean" "${quick[@]}" --rw randwrite
+# mounted
+mkloop fs
+if mkfs.ext4 -q -F "$l" 2>/dev/null && mkdir -p "$mnt" && mount "$l" "$mnt" 2>/dev/null; then
+	expect_fail "refusing a disk in use: .* is mounted on $mnt" \
+		"$TOP/scripts/run.sh" --dev "$l" "${quick[@]}"
+	umount "$mnt"
+else
+	echo "# mount not permitted here: the mounted refusal not checked"
+fi
+# swap
+mkloop swap
+if mkswap -q "$l" > /dev/null 2>&1 && swapon "$l" 2>/dev/null; then
+	expect_fail "refusing a disk in use: $l is active swap" \
+		"$TOP/scripts/run.sh" --dev "$l" "${quick[@]}"
+	swapoff "$l"
+else
+	echo "# swapon not permitted here: the swap refusal not checked"
+fi
+echo "# partitions and holders (device mapper) cannot be made here: the loop" \
+     "driver scans no partitions in this container and there is no dm"
+
+# a short read-only run: the data is unchanged, the results are there
+dd if=/dev/urandom of="$T/clean.img" bs=1M count=64 conv=notrunc status=none
+sum0=$(sha1sum < "$T/clean.img")
+sched0=$(cat "/sys/block/${clean#/dev/}/queue/scheduler")
+for k in base patched; do
+	"$TOP/scripts/bench/dev-bench.sh" --label $k --scheds "none mq-deadline" \
+		--jobs 1 --runtime 1 --rounds 1 -o "$T/dev" "$clean" > "$T/dev.out" 2> "$T/dev.err" ||
+		{ cat "$T/dev.err"; fail "dev-bench.sh --label $k failed on $clean"; }
+done
+[ "$(sha1sum < "$T/clean.img")" = "$sum0" ] || fail "the read-only run changed the disk's data"
+[ "$(cat "/sys/block/${clean#/dev/}/queue/scheduler")" = "$sched0" ] ||
+	fail "the disk's scheduler was not put back: $(cat "/sys/block/${clean#/dev/}/queue/scheduler")"
+grep -q '^BENCH kernel=base sched=mq-deadline jobs=1 iops=[0-9]' "$T/dev/results.txt" &&
+grep -q '^BENCH kernel=patched sched=none jobs=1 iops=[0-9]' "$T/dev/results.txt" ||
+	{ cat "$T/dev/results.txt"; fail "no figures from the read-only run"; }
+[ -s "$T/dev/summary.csv" ] || fail "no report after both labels ran"
+grep -q 'case 2 of 2: kernel=patched' "$T/dev.err" || fail "dev-bench.sh printed no progress"
+echo "ok: --dev: a read-only run left the data and the scheduler as they were"
