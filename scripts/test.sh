@@ -258,6 +258,16 @@ fi
 truncate -s 256M "$BB_OUT/nvme.img"
 nvme=(-q -drive -q "file=$BB_OUT/nvme.img,if=none,id=bbnvme,format=raw"
       -q -device -q "nvme,serial=bbnvme,drive=bbnvme,max_ioqpairs=4")
+# Scratch SCSI disks behind real drivers, for test_drivers_01: QEMU's
+# emulated LSI MegaRAID (megasas-gen2: megaraid_sas) and virtio-scsi (two
+# request queues), found by their model "bbscratch"
+truncate -s 256M "$BB_OUT/megasas.img" "$BB_OUT/vscsi.img"
+nvme+=(-q -drive -q "file=$BB_OUT/megasas.img,if=none,id=bbmega,format=raw"
+       -q -device -q "megasas-gen2,id=bbmegasas"
+       -q -device -q "scsi-hd,drive=bbmega,bus=bbmegasas.0,product=bbscratch"
+       -q -drive -q "file=$BB_OUT/vscsi.img,if=none,id=bbvs,format=raw"
+       -q -device -q "virtio-scsi-pci,id=bbvscsi,num_queues=2"
+       -q -device -q "scsi-hd,drive=bbvs,bus=bbvscsi.0,product=bbscratch")
 load_start
 stage boot+tests "$BB_TOP/scripts/boot.sh" -s "$smp" -t "$guest_tmo" \
 	"${nvme[@]}" -a "$append" "$(cat "$BB_OUT/bzImage.path")" \

@@ -479,6 +479,28 @@ _mpath_remove() {
 	_dmsetup resume "$1" && _dmsetup remove --retry "$1"
 }
 
+# _disk_in_use DISK -- why DISK (or a partition of it) must not be touched
+#   (mounted, swap, held by dm, md...): prints the reason; false if unused
+_disk_in_use() {
+	local b part
+
+	for part in "/sys/block/$1" "/sys/block/$1/$1"*; do
+		[ -d "$part" ] || continue
+		b=$(basename "$part")
+		if grep -q "^/dev/$b " /proc/mounts; then
+			echo "/dev/$b is mounted"; return 0
+		fi
+		if grep -q "^/dev/$b " /proc/swaps 2>/dev/null; then
+			echo "/dev/$b is used as swap"; return 0
+		fi
+		if [ -n "$(ls "$part/holders" 2>/dev/null)" ]; then
+			echo "/dev/$b is held by $(ls "$part/holders" | tr '\n' ' ')"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # _fio_verify DEV ENGINE [fio option]...
 #   Several jobs write disjoint ranges with crc32c verify, then read back.
 #   fio runs in the background and is waited for with _wait_pid, so that a

@@ -44,27 +44,6 @@ _ns_ctrls() {
 	fi
 }
 
-# _ns_in_use NS -- why NS (or a partition of it) must not be touched
-_ns_in_use() {
-	local b part
-
-	for part in "/sys/block/$1" "/sys/block/$1/$1"*; do
-		[ -d "$part" ] || continue
-		b=$(basename "$part")
-		if grep -q "^/dev/$b " /proc/mounts; then
-			echo "/dev/$b is mounted"; return 0
-		fi
-		if grep -q "^/dev/$b " /proc/swaps 2>/dev/null; then
-			echo "/dev/$b is used as swap"; return 0
-		fi
-		if [ -n "$(ls "$part/holders" 2>/dev/null)" ]; then
-			echo "/dev/$b is held by $(ls "$part/holders" | tr '\n' ' ')"
-			return 0
-		fi
-	done
-	return 1
-}
-
 if [ -n "${BB_NVME_DEV:-}" ]; then
 	ns=${BB_NVME_DEV#/dev/}
 	[ -b "/dev/$ns" ] && [ -d "/sys/block/$ns" ] ||
@@ -91,7 +70,7 @@ for b in "$ctrl"/nvme*n* /sys/block/"${ctrls[0]}"n*; do
 	[ -e "$b" ] || continue
 	b=${b##*/}
 	case $b in nvme*c*n*) b=${b%%c*}n${b##*n} ;; esac
-	why=$(_ns_in_use "$b") && _skip "refusing to reset ${ctrls[0]}: $why"
+	why=$(_disk_in_use "$b") && _skip "refusing to reset ${ctrls[0]}: $why"
 done
 
 _prep_test "up to $RESETS resets of ${ctrls[0]} under fio verify on $ns"
