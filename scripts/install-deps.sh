@@ -4,8 +4,8 @@
 # Install what block-batch needs on Debian 12 (as root), or, when not root,
 # name what is missing.  Runs quickly when everything is already there.
 # usage: install-deps.sh [--bench]
-#   --bench  also what scripts/run.sh needs beyond the tests: gnuplot-nox
-#            for the plots
+#   --bench  also what scripts/run.sh can use beyond the tests: gnuplot-nox
+#            for the plots (optional: without root it is only named)
 
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -14,11 +14,21 @@ PKGS=(qemu-system-x86 busybox-static fio liburing-dev sparse ccache flex bison
       bc libelf-dev libssl-dev cpio kmod xz-utils gcc make perl git file
       coreutils util-linux python3-ply python3-git rsync dmsetup git-email
       libmailtools-perl)
+OPTIONAL=()
 case ${1:-} in
 "") ;;
---bench) PKGS+=(gnuplot-nox) ;;
+--bench) OPTIONAL=(gnuplot-nox) ;;
 *) die "usage: $0 [--bench]" ;;
 esac
+# Optional packages (the plots): installed as root, else only named.
+for p in "${OPTIONAL[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' && continue
+	if [ "$(id -u)" -eq 0 ]; then
+		PKGS+=("$p")
+	else
+		warn "$p is not installed: no plots (sudo apt-get install $p)"
+	fi
+done
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -69,7 +69,7 @@ while [ $# -gt 0 ]; do
 	--dev) dev=$2; shift 2 ;;
 	--label) devargs+=(--label "$2"); shift 2 ;;
 	--write-destroys-data) devargs+=("$1"); shift ;;
-	-h|--help) sed -n '3,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) usage ;;
 	esac
 done

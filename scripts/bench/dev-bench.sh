@@ -5,13 +5,21 @@
 # QEMU): 'scripts/run.sh --dev DEV', run once on the base kernel and once on
 # the patched one, each with its --label.  Results go to OUTDIR/results.txt,
 # with those of the other label; once both kernels are there, the report
-# (table, CSV, JSON, plots) compares them.  Rounds of the two kernels come
-# from different boots, so the spread also holds the boot-to-boot drift.
+# (table, CSV, JSON, plots) compares them.  All rounds of one label come
+# from one boot, so the spread holds only the drift within a boot: a
+# difference between the two boots themselves (where memory landed, the
+# disk's state) is in every ratio and in no interval.  The report's
+# verdicts are therefore weaker than those of the interleaved QEMU runs;
+# reboot and run both labels again to see whether a difference holds.
+# The settings (rw, runtime, schedulers, jobs) and the disk's identity are
+# stored with the results; a label run with others is refused.
 #
 # Read-only unless --write-destroys-data is given.  DEV is refused when it
-# is not a whole disk, when it or one of its partitions is mounted, is
-# swap, or has holders (device mapper, md, bcache...); its scheduler is put
-# back as it was at the end.
+# is not a whole disk, when it or one of its partitions is mounted, swap,
+# held (device mapper, md, bcache...), backs a loop device, or is open by
+# anyone else (an exclusive open of the disk and of each partition fails:
+# a file system in another mount namespace, a btrfs/ZFS member, a VM's
+# raw disk); its scheduler is put back as it was at the end.
 #
 # usage: dev-bench.sh --label base|patched [--write-destroys-data]
 #                     [--rw RW] [--scheds LIST] [--jobs LIST] [--runtime S]
@@ -85,6 +93,26 @@ for p in "${parts[@]}"; do
 		[ -e "$h" ] && die "$dev: refusing a disk in use: $p is held by ${h##*/}"
 	done
 done
+# backs a loop device
+for l in /sys/block/loop*/loop/backing_file; do
+	[ -r "$l" ] || continue
+	for x in "/dev/$name" "${parts[@]/#//dev/}"; do
+		[ "$(cat "$l")" = "$x" ] &&
+			die "$dev: refusing a disk in use: $x backs $(basename "${l%/loop/backing_file}")"
+	done
+done
+# open by anyone else: the kernel refuses an exclusive open of a block
+# device that is mounted or claimed, whatever the name or namespace
+if command -v python3 > /dev/null; then
+	for x in "/dev/$name" "${parts[@]/#//dev/}"; do
+		[ -b "$x" ] || continue
+		python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL))' \
+			"$x" 2>/dev/null ||
+			die "$dev: refusing a disk in use: $x cannot be opened exclusively (mounted or claimed)"
+	done
+else
+	warn "no python3: the exclusive-open check of $dev is skipped"
+fi
 if [ $write -eq 1 ] && [ "$(cat "$sys/ro")" != 0 ]; then
 	die "$dev is read-only; --write-destroys-data cannot write it"
 fi
@@ -96,6 +124,8 @@ base|patched) ;;
 *) die "--label: base or patched (which kernel this machine runs), not '$label'" ;;
 esac
 [ -n "$out" ] || usage
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds '$rounds': not a positive number"
+[[ $RUNTIME =~ ^[1-9][0-9]*$ ]] || die "--runtime '$RUNTIME': not a positive number"
 if [ -z "$RW" ]; then
 	RW=randread
 	[ $write -eq 1 ] && RW=randwrite
@@ -118,13 +148,21 @@ for s in $scheds; do
 done
 mkdir -p "$out" || die "cannot create $out"
 res=$out/results.txt
-# One kernel per label: a second run of a label replaces the first.
+# What the figures depend on: both labels must share it.
+ident=$(cat "$sys/device/wwid" "$sys/wwid" "$sys/device/serial" 2>/dev/null | head -n 1 | tr -s ' ')
+settings="rw=$RW runtime=$RUNTIME scheds=${scheds// /,} jobs=${jobs// /,} disk=${ident:-$name}"
 if [ -f "$res" ]; then
-	grep -v " kernel=$label " "$res" > "$res.new"
+	old=$(sed -n 's/^SETTINGS //p' "$res" | head -n 1)
+	[ -z "$old" ] || [ "$old" = "$settings" ] ||
+		die "$res holds results taken with other settings ($old), not ($settings): use another output directory or remove it"
+	# One run per label: a second run of a label replaces the first.
+	grep -v -e " kernel=$label " -e '^SETTINGS ' "$res" > "$res.new"
 	mv "$res.new" "$res"
 fi
+{ echo "SETTINGS $settings"; cat "$res" 2>/dev/null; } > "$res.new" && mv "$res.new" "$res"
 orig=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' "/sys/block/$name/queue/scheduler")
 trap 'echo "$orig" > "/sys/block/$name/queue/scheduler" 2>/dev/null' EXIT
+trap 'exit 130' INT TERM HUP
 . "$here/fio-case.sh"
 export BB_FIO_OUT=$out/fio.out
 total=$((rounds * $(wc -w <<<"$scheds") * $(wc -w <<<"$jobs"))) i=0 t0=$(date +%s)

@@ -4,12 +4,13 @@
 # dev-bench.sh (run.sh --dev, on a real disk): one source for both.
 
 # bench_fio DEV JOBS [FIO-OPTION]... -- seed 000's fio command (4k, io_uring,
-#   iodepth 32, batches of 8; the runtime is $RUNTIME, scaled down for TCG)
-#   with $RW on DEV; prints the IOPS, read plus write (terse v3: fields 8
-#   and 49), nothing if fio failed (its output: $BB_FIO_OUT, /tmp/fio.out).  Bounded: a case that hangs is NA, not
-#   the end of the run.
+#   iodepth 32, batches of 8) with $RW for $RUNTIME seconds on DEV; prints
+#   the IOPS, read plus write (terse v3: fields 8 and 49), nothing if fio
+#   failed or reported an error (field 5); its output in $BB_FIO_OUT
+#   (default /tmp/fio.out).  Bounded: a case that hangs is NA, not the end
+#   of the run.
 bench_fio() {
-	local dev=$1 jobs=$2
+	local dev=$1 jobs=$2 out=${BB_FIO_OUT:-/tmp/fio.out}
 
 	shift 2
 	timeout -k 5 $((RUNTIME + 60)) \
@@ -17,8 +18,8 @@ bench_fio() {
 		--iodepth=32 --numjobs="$jobs" --iodepth_batch_submit=8 \
 		--iodepth_batch_complete=8 --direct=1 --ioengine=io_uring \
 		--group_reporting --time_based --runtime="$RUNTIME" \
-		--output-format=terse --terse-version=3 "$@" > "${BB_FIO_OUT:-/tmp/fio.out}" 2>&1
-	awk -F';' 'NF > 49 { print $8 + $49 }' "${BB_FIO_OUT:-/tmp/fio.out}"
+		--output-format=terse --terse-version=3 "$@" > "$out" 2>&1 || return 0
+	awk -F';' 'NF > 49 && $5 == 0 { print $8 + $49 }' "$out"
 }
 
 # bench_lockstat PREFIX -- the lock_stat rows of the locks the series changes

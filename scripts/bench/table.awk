@@ -8,7 +8,7 @@
 # spread, each kernel as % of 'none', merges, and a verdict.
 #
 # The spread: a 95% interval (Student's t over the per-round ratios) from 3
-# rounds on, min-max below that.  'none' is the control: where its own
+# rounds on, min-max below that (and then no verdict, and no control).  'none' is the control: where its own
 # patched/base interval excludes 1 at a job count, every row of that job
 # count says "too noisy to judge" instead of a verdict, as the host's drift
 # moved even the path the series barely touches.
@@ -35,6 +35,7 @@ BEGIN {
 	if (fmt == "") fmt = "md"
 	if (fmt == "raw") print "kernel,sched,jobs,round,iops,merges"
 }
+$1 != "BENCH" && $1 != "LOCKSTAT" { next }
 {
 	k = kv($0, "kernel"); s = kv($0, "sched"); j = kv($0, "jobs"); r = kv($0, "round")
 	if (r == "") r = 1
@@ -45,7 +46,6 @@ BEGIN {
 		if (ios > 0) { acq[k, s, j, c] += kv($0, "acq") / ios; con[k, s, j, c] += kv($0, "con") / ios; nl[k, s, j, c]++; classes[c] = 1 }
 		next
 	}
-	if ($1 != "BENCH") next
 	v = kv($0, "iops"); m = kv($0, "merges")
 	if (fmt == "raw") { printf "%s,%s,%s,%s,%s,%s\n", k, s, j, r, v, m; next }
 	if (v == "NA" || v == "") { na[k, s, j]++; next }
@@ -81,7 +81,9 @@ END {
 	for (b = 1; b <= nj; b++) {
 		j = J[b]; noisy[j] = ""
 		ratio_stats("none", j)
-		if (RN > 0 && (RLO > 1 || RHI < 1))
+		# only an interval can say the control moved: min-max of one or
+		# two rounds almost never holds 1
+		if (RN > 0 && RKIND == "95%" && (RLO > 1 || RHI < 1))
 			noisy[j] = sprintf("none %.3f (%.3f-%.3f)", RMEAN, RLO, RHI)
 	}
 	if (fmt == "md") {
@@ -117,7 +119,7 @@ END {
 				bi == "" ? "n/a" : sprintf("%.0f", bi), pi == "" ? "n/a" : sprintf("%.0f", pi),
 				f3(RMEAN), RN ? sprintf("%.3f-%.3f (%s)", RLO, RHI, RKIND) : "",
 				RN, bpn == "" ? "-" : sprintf("%.0f%%", bpn), ppn == "" ? "-" : sprintf("%.0f%%", ppn),
-				bm == "" ? "-" : sprintf("%.0f/%.0f", bm, pm), verdict
+				bm == "" || pm == "" ? "-" : sprintf("%.0f/%.0f", bm, pm), verdict
 		} else if (fmt == "csv") {
 			printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,\"%s\"\n", s, j,
 				bi == "" ? "" : sprintf("%.0f", bi), pi == "" ? "" : sprintf("%.0f", pi),

@@ -174,10 +174,12 @@ _ublk_add() {
 # _ublk_field ID state|pid -- the device's state (LIVE, QUIESCED, ...) or
 #   its server's pid, from "kublk list"
 _ublk_field() {
+	# bounded: a control command stuck in the kernel must not hold the
+	# caller (_ublk_wait_state's stall window) with it
 	case $2 in
-	state) "$BB_KUBLK" list -n "$1" 2>/dev/null |
+	state) timeout -k 2 10 "$BB_KUBLK" list -n "$1" 2>/dev/null |
 	       sed -n 's/.* state \([A-Z_]*\).*/\1/p' ;;
-	pid) "$BB_KUBLK" list -n "$1" 2>/dev/null |
+	pid) timeout -k 2 10 "$BB_KUBLK" list -n "$1" 2>/dev/null |
 	     sed -n 's/.* daemon pid \(-\{0,1\}[0-9]*\) .*/\1/p' ;;
 	esac
 }
@@ -480,13 +482,20 @@ _mpath_remove() {
 }
 
 # _disk_in_use DISK -- why DISK (or a partition of it) must not be touched
-#   (mounted, swap, held by dm, md...): prints the reason; false if unused
+#   (mounted, swap, held by dm, md...): prints the reason; false if unused.
+#   Mounts are matched by device number (/proc/self/mountinfo), so a root
+#   file system listed as /dev/root is found too.
 _disk_in_use() {
-	local b part
+	local b part devno
 
 	for part in "/sys/block/$1" "/sys/block/$1/$1"*; do
 		[ -d "$part" ] || continue
 		b=$(basename "$part")
+		devno=$(cat "$part/dev" 2>/dev/null)
+		if [ -n "$devno" ] &&
+		   awk -v d="$devno" '$3 == d { f = 1 } END { exit !f }' /proc/self/mountinfo; then
+			echo "/dev/$b is mounted"; return 0
+		fi
 		if grep -q "^/dev/$b " /proc/mounts; then
 			echo "/dev/$b is mounted"; return 0
 		fi

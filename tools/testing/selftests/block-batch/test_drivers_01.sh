@@ -10,10 +10,12 @@
 #
 # The disks' data is destroyed.  Used only: SCSI disks whose model starts
 # with "bbscratch" (QEMU's -device scsi-hd,product=bbscratch, which
-# scripts/test.sh attaches behind megasas-gen2 and
-# virtio-scsi-pci) and namespaces of QEMU's NVMe controller, or the disks
-# named in BB_SCRATCH_DEVS ("sdb nvme1n1": real hardware).  A disk that is
-# mounted, swap or held is refused.  No scratch disk is a SKIP.
+# scripts/test.sh attaches behind megasas-gen2 and virtio-scsi-pci) and
+# namespaces of QEMU's NVMe controller with serial "bbnvme"
+# (scripts/test.sh's scratch drive), or the disks named in BB_SCRATCH_DEVS
+# ("sdb nvme1n1": real hardware).  A disk that is mounted (by device
+# number, so /dev/root too), swap or held is refused.  No scratch disk is
+# a SKIP.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
@@ -59,13 +61,15 @@ _scratch_disks() {
 		case $b in nvme*c*n*|nvme\*n\*) continue ;; esac
 		c=$(basename "$(readlink -f "/sys/block/$b/device")")
 		grep -q "QEMU NVMe Ctrl" "/sys/class/nvme/$c/model" 2>/dev/null &&
+		grep -q "^bbnvme" "/sys/class/nvme/$c/serial" 2>/dev/null &&
 			echo "$b"
 	done
 }
 
 mapfile -t disks < <(_scratch_disks)
 [ ${#disks[@]} -gt 0 ] ||
-	_skip "no scratch disk (scripts/test.sh attaches them in its guest; elsewhere BB_SCRATCH_DEVS names them)"
+	_skip "no scratch disk (scripts/test.sh attaches them to its guest;" \
+	      "elsewhere BB_SCRATCH_DEVS names them)"
 for d in "${disks[@]}"; do
 	[ -b "/dev/$d" ] && [ -d "/sys/block/$d" ] || _skip "$d is not a disk"
 	why=$(_disk_in_use "$d") && _skip "refusing $d: $why"
@@ -84,7 +88,10 @@ for d in "${disks[@]}"; do
 	for s in mq-deadline bfq; do
 		_require_sched "$d" "$s" && scheds+=("$s")
 	done
-	[ ${#scheds[@]} -eq 3 ] || continue
+	if [ ${#scheds[@]} -ne 3 ]; then
+		_log "$d ($drv): not tested: needs mq-deadline and bfq (has ${scheds[*]})"
+		continue
+	fi
 	_watchdog_start "$d"
 	ok=1
 	for s in mq-deadline bfq; do
@@ -115,7 +122,9 @@ for d in "${disks[@]}"; do
 			done
 			_stress_end
 		}
-		BB_STRESS_SECS=$((BB_STRESS_SECS / 2)) _stress_spawn "switch-$d" _switch_loop "switch-$d"
+		# half the stress budget per disk: three disks in one test
+		BB_STRESS_SECS=$((BB_STRESS_SECS / 2)) \
+			_stress_spawn "switch-$d" _switch_loop "switch-$d"
 		if _verify_while "switch-$d" "$BB_STRESS_PID" "$d"; then
 			_log "$d ($drv): $BB_RUNS fio verify runs while switching"
 			_stress_verdict "$d ($drv) switches" "$MIN_SWITCHES" inflight &&

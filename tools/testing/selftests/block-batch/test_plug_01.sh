@@ -40,14 +40,21 @@ _require_program fio
 _require_program awk
 _require_fio_engine io_uring
 _require_null_blk
+# (mounts tracefs and skips when it is in use; the test traces kprobes)
 _require_trace_event block/block_rq_issue
 [ -w "$BB_TRACEFS/kprobe_events" ] ||
 	_skip "no kprobe events (CONFIG_KPROBES, CONFIG_KPROBE_EVENTS)"
+
+# The trace clock in use before the test, restored afterwards: the test
+# uses the global clock, so that a task's events stay in order when it
+# moves to another CPU in the middle of a flush.
+orig_clock=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$BB_TRACEFS/trace_clock")
 
 _probes_remove() {
 	local p
 
 	echo 0 > "$BB_TRACEFS/tracing_on"
+	echo "${orig_clock:-local}" > "$BB_TRACEFS/trace_clock" 2>/dev/null
 	[ -d "$BB_TRACEFS/events/$GROUP" ] &&
 		echo 0 > "$BB_TRACEFS/events/$GROUP/enable"
 	for p in "${PROBES[@]}"; do
@@ -68,6 +75,10 @@ for d in "$a" "$b"; do
 		_skip "cannot create two null_blk devices"
 done
 
+# probes an earlier run left behind (killed) would make the adds fail
+_probes_remove
+echo global > "$BB_TRACEFS/trace_clock" ||
+	_skip "cannot select the global trace clock"
 for p in "${PROBES[@]}"; do
 	if ! echo "p:$GROUP/$p" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null; then
 		fn=${p#* }

@@ -9,10 +9,12 @@
 # stall by the watchdog, a lost one fails verify.
 #
 # The device's data is destroyed.  Without BB_NVME_DEV the test only uses a
-# namespace of a controller whose model is "QEMU NVMe Ctrl" (QEMU's
-# -device nvme).  BB_NVME_DEV=nvmeXnY names another namespace; the
-# controller reset is the one that owns that namespace (with native
-# multipath, the controller of its one path; several paths are refused).
+# namespace of a controller whose model is "QEMU NVMe Ctrl" and whose
+# serial is "bbnvme" (QEMU's -device nvme,serial=bbnvme: scripts/test.sh's
+# scratch drive, not a VM's own disk).  BB_NVME_DEV=nvmeXnY names another
+# namespace; the controller reset is the one that owns that namespace
+# (with native multipath, the controller of its one path; several paths
+# are refused).
 # Refused: any namespace of that controller, or a partition of one, that is
 # mounted, used as swap or held by another device (dm, md, ...).
 #
@@ -56,6 +58,7 @@ else
 		case $b in nvme*c*n*) continue ;; esac
 		c=$(_ns_ctrls "$b" | head -n1)
 		grep -q "QEMU NVMe Ctrl" "/sys/class/nvme/$c/model" 2>/dev/null &&
+		grep -q "^bbnvme" "/sys/class/nvme/$c/serial" 2>/dev/null &&
 			{ ns=$b; break; }
 	done
 	[ -n "$ns" ] || _skip "no scratch NVMe namespace (QEMU -device nvme, or BB_NVME_DEV)"
