@@ -48,19 +48,27 @@ gp() {
 		return 1
 	}
 }
-gp <<EOT || exit 1
+# histogram PNG TITLE YLABEL DATA -- gnuplot commands for base vs patched
+#   bars per scheduler/jobs row (DATA columns: label, base, patched)
+histogram() {
+	cat <<EOT
 set terminal pngcairo size $width,480 noenhanced
-set output "$out/iops.png"
-set title "$title: mean IOPS (scheduler/jobs)"
+set output "$out/$1"
+set title "$title: $2"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
 set xtics rotate by -35
-set ylabel "IOPS"
+set ylabel "$3"
 set yrange [0:*]
 set key top right
-plot "$out/plot.dat" using 2:xtic(1) title "base", "" using 3 title "patched"
+plot "$4" using 2:xtic(1) title "base", "" using 3 title "patched"
+EOT
+}
+{
+	histogram iops.png "mean IOPS (scheduler/jobs)" IOPS "$out/plot.dat"
+	cat <<EOT
 set output "$out/ratio.png"
 set title "$title: patched/base, mean of per-round ratios with the spread"
 set style data yerrorbars
@@ -70,17 +78,9 @@ set xrange [-0.5:$rows - 0.5]
 set grid ytics
 plot "$out/plot.dat" using 0:4:5:6:xtic(1) title "patched/base" pt 7 lw 2, 1 title "1.0" lt 0
 EOT
+} | gp || exit 1
 if [ -s "$out/lockplot.dat" ]; then
-	gp <<EOT || exit 1
-set terminal pngcairo size $width,480 noenhanced
-set output "$out/lockstat.png"
-set title "$title: scheduler-lock acquisitions per I/O (lock_stat)"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set xtics rotate by -35
-set yrange [0:*]
-plot "$out/lockplot.dat" using 2:xtic(1) title "base", "" using 3 title "patched"
-EOT
+	histogram lockstat.png "scheduler-lock acquisitions per I/O (lock_stat)" \
+		"acquisitions per I/O" "$out/lockplot.dat" | gp || exit 1
 fi
 echo "(report: $out: table.md summary.csv summary.json results.csv $(cd "$out" && ls ./*.png 2>/dev/null | sed 's|^\./||' | tr '\n' ' '))"

@@ -510,6 +510,56 @@ _disk_in_use() {
 	return 1
 }
 
+# _nvme_ns_ctrls NS -- the controller(s) of NVMe namespace block device
+#   NS: its own device link, or with native multipath the controllers of
+#   its hidden nvmeXcYnZ paths
+_nvme_ns_ctrls() {
+	local p
+
+	if [ -d "/sys/block/$1/multipath" ]; then
+		for p in "/sys/block/$1/multipath"/*; do
+			[ -e "$p/device" ] && basename "$(readlink -f "$p/device")"
+		done
+	elif [ -e "/sys/block/$1/device" ]; then
+		basename "$(readlink -f "/sys/block/$1/device")"
+	fi
+}
+
+# _scratch_nvme -- the NVMe namespaces a test may destroy: those whose
+#   first controller is QEMU's ("QEMU NVMe Ctrl") with serial "bbnvme"
+#   (scripts/test.sh's -device nvme,serial=bbnvme), never a VM's own disk
+_scratch_nvme() {
+	local b c
+
+	for b in /sys/block/nvme*n*; do
+		[ -e "$b" ] || continue
+		b=${b##*/}
+		case $b in nvme*c*n*) continue ;; esac
+		c=$(_nvme_ns_ctrls "$b" | head -n1)
+		grep -q "QEMU NVMe Ctrl" "/sys/class/nvme/$c/model" 2>/dev/null &&
+		grep -q "^bbnvme" "/sys/class/nvme/$c/serial" 2>/dev/null &&
+			echo "$b"
+	done
+}
+
+# _sched_switch_loop NAME MAX DEV SCHED... -- a stress loop (run it with
+#   _stress_spawn): switch DEV round the schedulers SCHED..., at most MAX
+#   switches or until the stress bounds say stop
+_sched_switch_loop() {
+	local name=$1 max=$2 dev=$3 s
+
+	shift 3
+	_stress_begin "$name" "$max"
+	while _stress_continue; do
+		for s in "$@"; do
+			_stress_step "$(_inflight_soon "$dev")"
+			_set_sched "$dev" "$s" ||
+				{ echo "# $TID: switch $dev to $s failed"; return 1; }
+		done
+	done
+	_stress_end
+}
+
 # _fio_verify DEV ENGINE [fio option]...
 #   Several jobs write disjoint ranges with crc32c verify, then read back.
 #   fio runs in the background and is waited for with _wait_pid, so that a

@@ -39,7 +39,7 @@ _disk_driver() {
 
 # _scratch_disks -- the disks this test may destroy
 _scratch_disks() {
-	local b c
+	local b
 
 	if [ -n "${BB_SCRATCH_DEVS:-}" ]; then
 		for b in $BB_SCRATCH_DEVS; do echo "${b#/dev/}"; done
@@ -56,14 +56,7 @@ _scratch_disks() {
 			     "no scratch disk (model not bbscratch*)" >&2
 		fi
 	done
-	for b in /sys/block/nvme*n*; do
-		b=${b##*/}
-		case $b in nvme*c*n*|nvme\*n\*) continue ;; esac
-		c=$(basename "$(readlink -f "/sys/block/$b/device")")
-		grep -q "QEMU NVMe Ctrl" "/sys/class/nvme/$c/model" 2>/dev/null &&
-		grep -q "^bbnvme" "/sys/class/nvme/$c/serial" 2>/dev/null &&
-			echo "$b"
-	done
+	_scratch_nvme
 }
 
 mapfile -t disks < <(_scratch_disks)
@@ -108,23 +101,10 @@ for d in "${disks[@]}"; do
 		_log "$d ($drv): $s: write+verify ok"
 	done
 	if [ $ok -eq 1 ]; then
-		# _switch_loop NAME -- round the schedulers until the bounds say stop
-		_switch_loop() {
-			local s
-
-			_stress_begin "$1" "$SWITCHES"
-			while _stress_continue; do
-				for s in "${scheds[@]}"; do
-					_stress_step "$(_inflight_soon "$d")"
-					_set_sched "$d" "$s" ||
-						{ echo "# $TID: switch to $s failed"; return 1; }
-				done
-			done
-			_stress_end
-		}
 		# half the stress budget per disk: three disks in one test
 		BB_STRESS_SECS=$((BB_STRESS_SECS / 2)) \
-			_stress_spawn "switch-$d" _switch_loop "switch-$d"
+			_stress_spawn "switch-$d" _sched_switch_loop "switch-$d" \
+				"$SWITCHES" "$d" "${scheds[@]}"
 		if _verify_while "switch-$d" "$BB_STRESS_PID" "$d"; then
 			_log "$d ($drv): $BB_RUNS fio verify runs while switching"
 			_stress_verdict "$d ($drv) switches" "$MIN_SWITCHES" inflight &&

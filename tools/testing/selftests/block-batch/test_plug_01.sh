@@ -164,15 +164,21 @@ _plug_classify() {
 	}' "$BB_TMP/trace.$1"
 }
 
+# _plug_result CASE LABEL -- _plug_classify CASE into multi, slow, single,
+#   sched, bym and byall, and log them
+_plug_result() {
+	read -r multi slow single sched bym byall < <(_plug_classify "$1")
+	_log "$2: fio $(grep -m1 -o 'submit *:.*' "$BB_TMP/fio.$1.log" | tr -s ' ')"
+	_log "$2: $multi flushes over both queues by ->queue_rqs/direct" \
+	     "issue, $slow through blk_mq_dispatch_list(), $single of one" \
+	     "queue, $sched from schedule(); $bym requests on an hctx" \
+	     "dispatch list during them ($byall in all)"
+}
+
 _watchdog_start "$a" "$b"
 # 1. no elevator on either device: the multi-queue path
 if _plug_run none; then
-	read -r multi slow single sched bym byall < <(_plug_classify none)
-	_log "none+none: fio $(grep -m1 -o 'submit *:.*' "$BB_TMP/fio.none.log" | tr -s ' ')"
-	_log "none+none: $multi flushes over both queues by ->queue_rqs/direct" \
-	     "issue, $slow through blk_mq_dispatch_list(), $single of one queue," \
-	     "$sched from schedule(); $bym requests on an hctx dispatch list" \
-	     "during them ($byall in all)"
+	_plug_result none none+none
 	if [ "$slow" -gt 0 ]; then
 		_fail "none+none: $slow plug flushes with no elevator, not from" \
 		      "schedule(), went through blk_mq_dispatch_list()"
@@ -192,11 +198,7 @@ if [ "$BB_ERR" -eq 0 ] && ! _stalled; then
 	if ! _require_sched "$b" mq-deadline || ! _set_sched "$b" mq-deadline; then
 		_fail "cannot select mq-deadline on $b for the control case"
 	elif _plug_run elv; then
-		read -r multi slow single sched bym byall < <(_plug_classify elv)
-		_log "none+mq-deadline: $multi flushes over both queues by" \
-		     "->queue_rqs/direct issue, $slow through" \
-		     "blk_mq_dispatch_list(), $single of one queue, $sched from" \
-		     "schedule()"
+		_plug_result elv none+mq-deadline
 		if [ "$multi" -gt 0 ]; then
 			_fail "none+mq-deadline: $multi plug flushes holding" \
 			      "elevator requests took the multi-queue path"

@@ -31,39 +31,15 @@ _require_root
 _require_program fio
 _require_fio_engine io_uring
 
-# _ns_ctrls NS -- the controller(s) of namespace block device NS: its own
-# device link, or with native multipath the controllers of its hidden
-# nvmeXcYnZ paths
-_ns_ctrls() {
-	local p
-
-	if [ -d "/sys/block/$1/multipath" ]; then
-		for p in "/sys/block/$1/multipath"/*; do
-			[ -e "$p/device" ] && basename "$(readlink -f "$p/device")"
-		done
-	elif [ -e "/sys/block/$1/device" ]; then
-		basename "$(readlink -f "/sys/block/$1/device")"
-	fi
-}
-
 if [ -n "${BB_NVME_DEV:-}" ]; then
 	ns=${BB_NVME_DEV#/dev/}
 	[ -b "/dev/$ns" ] && [ -d "/sys/block/$ns" ] ||
 		_skip "BB_NVME_DEV=$BB_NVME_DEV is not an NVMe namespace block device"
 else
-	ns=
-	for b in /sys/block/nvme*n*; do
-		[ -e "$b" ] || continue
-		b=${b##*/}
-		case $b in nvme*c*n*) continue ;; esac
-		c=$(_ns_ctrls "$b" | head -n1)
-		grep -q "QEMU NVMe Ctrl" "/sys/class/nvme/$c/model" 2>/dev/null &&
-		grep -q "^bbnvme" "/sys/class/nvme/$c/serial" 2>/dev/null &&
-			{ ns=$b; break; }
-	done
+	ns=$(_scratch_nvme | head -n1)
 	[ -n "$ns" ] || _skip "no scratch NVMe namespace (QEMU -device nvme, or BB_NVME_DEV)"
 fi
-mapfile -t ctrls < <(_ns_ctrls "$ns")
+mapfile -t ctrls < <(_nvme_ns_ctrls "$ns")
 [ ${#ctrls[@]} -eq 1 ] ||
 	_skip "$ns has ${#ctrls[@]} controllers (${ctrls[*]}): name a namespace with one path"
 ctrl=/sys/class/nvme/${ctrls[0]}

@@ -31,23 +31,8 @@ for s in $BB_SCHEDULERS; do
 done
 [ ${#scheds[@]} -ge 2 ] || _skip "fewer than two schedulers available: ${scheds[*]}"
 
-# _switch_loop NAME -- switch round the schedulers until the bounds say stop
-_switch_loop() {
-	local s
-
-	_stress_begin "$1" "$SWITCHES"
-	while _stress_continue; do
-		for s in "${scheds[@]}"; do
-			_stress_step "$(_inflight_soon "$dev")"
-			_set_sched "$dev" "$s" ||
-				{ echo "# $TID: switch to $s failed"; return 1; }
-		done
-	done
-	_stress_end
-}
-
 _watchdog_start "$dev"
-_stress_spawn switch _switch_loop switch
+_stress_spawn switch _sched_switch_loop switch "$SWITCHES" "$dev" "${scheds[@]}"
 _verify_while switch "$BB_STRESS_PID" "$dev"
 _watchdog_stop
 _log "$BB_RUNS fio verify runs while switching among ${scheds[*]}"
