@@ -17,11 +17,11 @@
 # after a request of the same region with a higher sector.
 #
 # With the scheduler lock held across a whole dispatch batch, a batch is only
-# cut short by max_dispatch (nr_requests), dispatch budget (none on null_blk)
-# or driver tags (64 per hw queue).  The setup below keeps a whole round of
-# bursts within all three, so a burst is never split between two dispatchers
-# and the expected count is 0.  Without batching, dispatchers take turns
-# request by request and the count is usually not 0.
+# cut short by max_dispatch (see __blk_mq_do_dispatch_sched(): 32 requests or
+# more here, as nr_requests is checked below), dispatch budget (none on
+# null_blk) or driver tags (64 per hw queue).  No burst is longer than a
+# batch can be, and the expected count is 0.  Without batching, dispatchers take turns request
+# by request and the count is usually not 0.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
