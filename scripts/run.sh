@@ -10,7 +10,7 @@
 # usage: run.sh [--smp N] [--jobs "1 4 16"] [--scheds "none mq-deadline bfq"]
 #               [--runtime S] [--rounds R] [--irqmode 0|1|2] [--rw randwrite]
 #               [-f FRAGMENT] [--debug] [--kdir DIR] [--pack DIR]
-#               [--ublk "pc pc-b zc zc-b uc uc-b"]
+#               [--ublk "pc pc-b zc zc-b uc uc-b"] [--holds]
 #        run.sh --dev DEV --label base|patched [--write-destroys-data]
 #               [--jobs ...] [--scheds ...] [--runtime S] [--rounds R] [--rw RW]
 #   --rounds R   interleaved base/patched pairs (default 8: every ratio comes
@@ -20,6 +20,12 @@
 #                liburing from scripts/install-liburing.sh) in each MODE:
 #                pc page copy, zc zero copy (--auto_zc), uc user copy (-u),
 #                -b with UBLK_F_BATCH_IO (kublk -b)
+#   --holds      instead of IOPS: the longest section with interrupts
+#                disabled (bfq) and with preemption disabled (mq-deadline),
+#                from the irqsoff and preemptoff tracers (configs/
+#                tracers.config, a build of its own), at nr_requests 256 and
+#                2048, on an emulated NVMe whose controller is reset while
+#                fio keeps 2048 writes queued (scripts/bench/guest-bench.sh)
 #   -f FRAGMENT  extra config fragment for both kernels (e.g. configs/rt.config,
 #                configs/lockstat.config: adds lock_stat columns to the table)
 #   --debug      keep configs/debug.config (lockdep) in; off by default, as
@@ -35,15 +41,16 @@
 #                default 3 rounds) unless --write-destroys-data; a disk
 #                that is mounted, swap or held is refused.
 # Output: out/<tag>-smpN/ (out/dev-DEV/ for --dev): table.md, summary.csv,
-# summary.json, results.csv and PNG plots (scripts/bench/report.sh).
+# summary.json, results.csv and PNG plots (scripts/bench/report.sh); with
+# --holds, table.md and holds.csv.
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
 smp=2 jobs="1 4 16" scheds="none mq-deadline bfq" runtime=10 rounds=
-irqmode=0 rw= frags=() kdir=${KDIR:-} nodebug=-n pack= ublk= dev= devargs=()
+irqmode=0 rw= frags=() kdir=${KDIR:-} nodebug=-n pack= ublk= dev= devargs=() holds=
 usage() {
-	echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR] [--ublk MODES]" >&2
+	echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR] [--ublk MODES] [--holds]" >&2
 	echo "       $0 --dev DEV --label base|patched [--write-destroys-data] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--rw RW]" >&2
 	exit 2
 }
@@ -64,12 +71,13 @@ while [ $# -gt 0 ]; do
 	    frags+=(-f "$(realpath "$2")"); shift 2 ;;
 	--kdir) kdir=$2; shift 2 ;;
 	--debug) nodebug=; shift ;;
+	--holds) holds=1; shift ;;
 	--pack) pack=$2; shift 2 ;;
 	--ublk) ublk=$2; shift 2 ;;
 	--dev) dev=$2; shift 2 ;;
 	--label) devargs+=(--label "$2"); shift 2 ;;
 	--write-destroys-data) devargs+=("$1"); shift ;;
-	-h|--help) sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) usage ;;
 	esac
 done
@@ -96,6 +104,10 @@ if [ -n "$dev" ]; then
 		--rounds "${rounds:-3}" -o "$BB_OUT/dev-$(basename "$dev")" "$dev"
 fi
 [ ${#devargs[@]} -eq 0 ] || die "--label and --write-destroys-data go with --dev"
+if [ -n "$holds" ]; then
+	[ -z "$pack$ublk" ] || die "--holds: no --pack or --ublk"
+	frags+=(-f "$BB_TOP/configs/tracers.config")
+fi
 rounds=${rounds:-8} rw=${rw:-randwrite}
 case $rw in
 read|randread|write|randwrite|rw|randrw|readwrite) ;;
@@ -146,6 +158,8 @@ RUNTIME=$runtime
 IRQMODE=$irqmode
 RW=$rw
 UBLK_MODES="$ublk"
+HOLDS_NR="${holds:+256 2048}"
+HOLDS_RESETS=4
 EOT
 stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" \
 	${ublk:+-u "$(bb_obj_dir "$patched" "obj-$tag")"} "$patched" \
@@ -159,12 +173,21 @@ if [ -n "$pack" ]; then
 fi
 
 ncase=$(( $(wc -w <<<"$scheds") * $(wc -w <<<"$jobs") ))
+nvme=()
+if [ -n "$holds" ]; then
+	# 2 cases (bfq, mq-deadline) per nr_requests; a namespace of its own
+	ncase=4
+	truncate -s 256M "$BB_OUT/$tag-nvme.img" || die "cannot create $BB_OUT/$tag-nvme.img"
+	nvme=(-N "$BB_OUT/$tag-nvme.img")
+fi
 stage boot "$BB_TOP/scripts/bench/run-guests.sh" -s "$smp" -r "$rounds" -n "$ncase" \
-	-t $(( ncase * (runtime + 30) + 120 )) -o "$BB_OUT/$tag-smp$smp" \
+	-t $(( ncase * (runtime + 30) + 120 )) -o "$BB_OUT/$tag-smp$smp" "${nvme[@]}" \
 	"$(cat "$BB_OUT/$tag-base.bzImage")" "$(cat "$BB_OUT/$tag-patched.bzImage")" \
 	"$BB_OUT/$tag.cpio.gz"
 rc=$?
-if [ -n "$ublk" ]; then
+if [ -n "$holds" ]; then
+	echo "(fio $rw 4k io_uring 4 jobs x iodepth 512, ${runtime}s per case, 4 NVMe controller resets per case)"
+elif [ -n "$ublk" ]; then
 	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, kublk null target)"
 else
 	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, null_blk irqmode=$irqmode)"

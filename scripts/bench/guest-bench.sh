@@ -25,6 +25,60 @@ nullb=/sys/kernel/config/nullb/bbbench
 # bench_fio, bench_lockstat
 . "$(dirname "$0")/fio-case.sh"
 
+# HOLDS_NR (scripts/run.sh --holds): instead of the IOPS cases, the longest
+# section run with interrupts disabled (irqsoff tracer, with bfq: bfq takes
+# the scheduler lock with interrupts disabled) and with preemption disabled
+# (preemptoff tracer, with mq-deadline) on the guest's emulated NVMe, at each
+# nr_requests in HOLDS_NR.  fio keeps 4 x 512 random writes queued while the
+# controller is reset HOLDS_RESETS times, every 2 s: each reset quiesces the
+# queue, requests pile up in the scheduler, and unquiescing the queue
+# dispatches them in as few runs as the dispatch loop allows.  The tracer's
+# maximum covers the whole case, so the longest section may lie elsewhere
+# (the reset itself, the timer tick): its start and end functions are
+# printed with it.  One line per case:
+#   HOLD kernel=K sched=S nr=N tracer=T us=U resets=R iops=I where=START,END
+holds_case() {	# holds_case DEV SCHED NR TRACER
+	local dev=$1 s=$2 nr=$3 tr=$4 t=/sys/kernel/tracing i=0 n=0 fpid us where
+
+	echo "$s" > "/sys/block/$dev/queue/scheduler" &&
+		echo "$nr" > "/sys/block/$dev/queue/nr_requests" &&
+		grep -qw "$tr" "$t/available_tracers" || {
+		echo "HOLD kernel=$KERNEL sched=$s nr=$nr tracer=$tr us=NA resets=0 iops=NA where=setup-failed"
+		return
+	}
+	echo nop > "$t/current_tracer"
+	echo 0 > "$t/tracing_max_latency"
+	echo "$tr" > "$t/current_tracer"
+	echo 1 > "$t/tracing_on"
+	BB_FIO_OUT=/tmp/holds.out bench_fio "/dev/$dev" 4 --iodepth=512 \
+		--iodepth_batch_submit=32 --iodepth_batch_complete=32 > /tmp/holds.iops &
+	fpid=$!
+	sleep 1
+	while [ $i -lt "$HOLDS_RESETS" ] && kill -0 $fpid 2>/dev/null; do
+		echo 1 > "/sys/class/nvme/${dev%n*}/reset_controller" && n=$((n + 1))
+		i=$((i + 1))
+		sleep 2
+	done
+	wait $fpid
+	us=$(cat "$t/tracing_max_latency")
+	where=$(awk '/=> (started|ended) at:/ { w = w (w == "" ? "" : ",") $NF }
+		END { print w }' "$t/trace")
+	echo nop > "$t/current_tracer"
+	echo "HOLD kernel=$KERNEL sched=$s nr=$nr tracer=$tr us=$us resets=$n iops=$(cat /tmp/holds.iops) where=${where:-unknown}"
+}
+if [ -n "${HOLDS_NR:-}" ]; then
+	dev=$(ls /sys/block 2>/dev/null | grep -m1 -E '^nvme[0-9]+n[0-9]+$')
+	if [ -z "$dev" ]; then
+		echo "HOLD kernel=$KERNEL sched=none nr=0 tracer=none us=NA resets=0 iops=NA where=no-nvme"
+		exit 0
+	fi
+	for nr in $HOLDS_NR; do
+		holds_case "$dev" bfq "$nr" irqsoff
+		holds_case "$dev" mq-deadline "$nr" preemptoff
+	done
+	exit 0
+fi
+
 # UBLK_MODES (scripts/run.sh --ublk): instead of null_blk and schedulers,
 # kublk's null target (the kernel's ublk selftests' server: no data is
 # copied to or from any backing store) with one hw queue per vCPU, in each

@@ -11,6 +11,8 @@
 #   iops.png      mean IOPS per scheduler and job count, base and patched
 #   ratio.png     patched/base per scheduler and job count, with the spread
 #   lockstat.png  scheduler-lock acquisitions per I/O (lock_stat builds only)
+# From HOLD lines (run.sh --holds), instead: table.md with the longest
+# irq-off / preempt-off sections, and holds.csv with every case.
 # The plots need gnuplot (Debian: gnuplot-nox); without it they are left out
 # with a note, and the rest is written.  table.awk says how the figures and
 # verdicts are made.  Standalone (bash, awk, optional gnuplot), so that the
@@ -26,9 +28,15 @@ if [ $# -lt 2 ] || [ $# -gt 3 ]; then
 fi
 res=$1 out=$2 title=${3:-block-batch benchmark}
 [ -r "$res" ] || { echo "report: cannot read $res" >&2; exit 1; }
-grep -q '^BENCH ' "$res" || { echo "report: no BENCH lines in $res" >&2; exit 1; }
+grep -qE '^(BENCH|HOLD) ' "$res" || { echo "report: no BENCH or HOLD lines in $res" >&2; exit 1; }
 mkdir -p "$out" || exit 1
 tab() { awk -v fmt="$1" -f "$here/table.awk" "$res"; }
+if ! grep -q '^BENCH ' "$res"; then
+	tab md > "$out/table.md" && tab holdcsv > "$out/holds.csv" || exit 1
+	cat "$out/table.md"
+	echo "(report: $out: table.md holds.csv)"
+	exit 0
+fi
 tab md > "$out/table.md" && tab csv > "$out/summary.csv" &&
 	tab json > "$out/summary.json" && tab raw > "$out/results.csv" || exit 1
 cat "$out/table.md"

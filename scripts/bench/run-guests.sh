@@ -4,7 +4,7 @@
 # Boot the base and the patched benchmark kernel in turn (base, patched,
 # base, patched, ...: interleaved, so that drift hits both) with the
 # benchmark initramfs (scripts/bench/guest-bench.sh as /extra/run), collect
-# the BENCH and LOCKSTAT lines, and write the report (report.sh: table,
+# the BENCH, LOCKSTAT and HOLD lines, and write the report (report.sh: table,
 # CSV, JSON, plots) into OUTDIR.  While a guest runs, each case it finishes
 # is printed with where the run is (case i of N) and the time left.
 #
@@ -13,19 +13,22 @@
 # with the kernels and a QEMU, to a bigger machine.
 #
 # usage: run-guests.sh [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-r ROUNDS]
-#                      [-t TIMEOUT] [-x APPEND] [-n CASES] -o OUTDIR
+#                      [-t TIMEOUT] [-x APPEND] [-n CASES] [-N IMG] -o OUTDIR
 #                      BASE PATCHED INITRAMFS
 #   -q QEMU     QEMU binary or wrapper (default qemu-system-x86_64)
 #   -a ACCEL    tcg (default) or kvm
 #   -x APPEND   extra kernel command line, e.g. "bb.jobs=1,8,32 bb.runtime=20"
 #   -n CASES    cases per guest, for the progress lines (default: learnt
 #               from the first guest)
+#   -N IMG      give each guest an emulated NVMe controller (2 I/O queue
+#               pairs) with IMG as its namespace (run.sh --holds)
 # Exit: 0 if every guest finished; 1 otherwise (the report is still written).
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 qemu=qemu-system-x86_64 accel=tcg smp=2 mem=4G rounds=8 tmo=1800 xappend= out= ncase=
-while getopts "q:a:s:m:r:t:x:n:o:" opt; do
+dev_args=()
+while getopts "q:a:s:m:r:t:x:n:N:o:" opt; do
 	case $opt in
 	q) qemu=$OPTARG ;;
 	a) accel=$OPTARG ;;
@@ -35,13 +38,16 @@ while getopts "q:a:s:m:r:t:x:n:o:" opt; do
 	t) tmo=$OPTARG ;;
 	x) xappend=$OPTARG ;;
 	n) ncase=$OPTARG ;;
+	N) [ -w "$OPTARG" ] || { echo "run-guests: cannot write $OPTARG" >&2; exit 2; }
+	   dev_args=(-drive "file=$OPTARG,if=none,id=bbnvme,format=raw"
+		     -device "nvme,serial=bbnvme,drive=bbnvme,max_ioqpairs=2") ;;
 	o) out=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# -ne 3 ] || [ -z "$out" ]; then
-	echo "usage: $0 [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-r ROUNDS] [-t TIMEOUT] [-x APPEND] [-n CASES] -o OUTDIR BASE PATCHED INITRAMFS" >&2
+	echo "usage: $0 [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-r ROUNDS] [-t TIMEOUT] [-x APPEND] [-n CASES] [-N IMG] -o OUTDIR BASE PATCHED INITRAMFS" >&2
 	exit 2
 fi
 for v in "smp:$smp" "rounds:$rounds" "tmo:$tmo" ${ncase:+"ncase:$ncase"}; do
@@ -81,11 +87,11 @@ progress() {	# progress LOG: print the cases LOG gained since the last call
 		if [ -n "$total" ] && [ "$total" -ge "$done_cases" ]; then
 			left=$(( el * (total - done_cases) / done_cases ))
 			echo "run-guests: case $done_cases of $total (guest $g of $guests):" \
-			     "${line#BENCH }; about $((left / 60)) min $((left % 60)) s left" >&2
+			     "${line#* }; about $((left / 60)) min $((left % 60)) s left" >&2
 		else
-			echo "run-guests: case $done_cases (guest $g of $guests): ${line#BENCH }" >&2
+			echo "run-guests: case $done_cases (guest $g of $guests): ${line#* }" >&2
 		fi
-	done < <(tr -d '\r' < "$1" | grep -E '^BENCH ')
+	done < <(tr -d '\r' < "$1" | grep -E '^(BENCH|HOLD) ')
 }
 for r in $(seq "$rounds"); do
 	for k in base patched; do
@@ -97,7 +103,7 @@ for r in $(seq "$rounds"); do
 			-smp "$smp" -m "$mem" -kernel "${kernel[$k]}" -initrd "$initrd" \
 			-append "console=ttyS0 loglevel=4 panic=-1 null_blk.nr_devices=0 bb.mode=bench bb.kernel=$k $xappend" \
 			-display none -vga none -monitor none -nic none -serial "file:$log" -no-reboot \
-			</dev/null &
+			"${dev_args[@]}" </dev/null &
 		qpid=$!
 		while kill -0 "$qpid" 2>/dev/null; do
 			sleep 5
@@ -113,7 +119,7 @@ for r in $(seq "$rounds"); do
 			echo "run-guests: $k round $r did not finish cleanly (see $log)" >&2
 			rc=1
 		fi
-		tr -d '\r' < "$log" | grep -E '^(BENCH|LOCKSTAT) ' |
+		tr -d '\r' < "$log" | grep -E '^(BENCH|LOCKSTAT|HOLD) ' |
 			sed "s/\$/ round=$r/" >> "$results"
 	done
 done

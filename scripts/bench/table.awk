@@ -20,6 +20,12 @@
 #   raw          every BENCH line as CSV (kernel, sched, jobs, round, iops, merges)
 #   plot         gnuplot data: label, base, patched, ratio, low, high
 #   lockplot     gnuplot data: label, base acq/IO, patched acq/IO (scheduler lock)
+#   holdcsv      the HOLD lines (run.sh --holds) per case, as CSV
+# HOLD lines (run.sh --holds: the longest section with interrupts or
+# preemption disabled, from the irqsoff and preemptoff tracers) make a table
+# of their own in md: per scheduler, nr_requests and tracer, the maximum and
+# the median over the rounds for each kernel, and where the longest section
+# of each kernel started and ended.
 # Without -v scheds/jobs, they are listed in the order they appear.
 function kv(s, k,   a, i, n) { n = split(s, a, " "); for (i = 1; i <= n; i++) if (a[i] ~ "^" k "=") return substr(a[i], length(k) + 2); return "" }
 function tq(df) {	# two-sided 95% quantile of Student's t
@@ -35,7 +41,19 @@ BEGIN {
 	if (fmt == "") fmt = "md"
 	if (fmt == "raw") print "kernel,sched,jobs,round,iops,merges"
 }
+$1 == "HOLD" {
+	k = kv($0, "kernel"); hk = kv($0, "sched") SUBSEP kv($0, "nr") SUBSEP kv($0, "tracer")
+	if (!(hk in hseen)) { hseen[hk] = 1; hkeys[++nh] = hk }
+	u = kv($0, "us")
+	if (u == "NA" || u == "") next
+	hn[k, hk]++; hv[k, hk, hn[k, hk]] = u + 0
+	if (!((k, hk) in hmax) || u + 0 > hmax[k, hk]) { hmax[k, hk] = u + 0; hwhere[k, hk] = kv($0, "where") }
+	if (fmt == "holdcsv") hrows = hrows sprintf("%s,%s,%s,%s,%s,%s,%s,\"%s\"\n", k, kv($0, "sched"), kv($0, "nr"),
+		kv($0, "tracer"), kv($0, "round") == "" ? 1 : kv($0, "round"), u, kv($0, "resets"), kv($0, "where"))
+	next
+}
 $1 != "BENCH" && $1 != "LOCKSTAT" { next }
+{ nbench++ }
 {
 	k = kv($0, "kernel"); s = kv($0, "sched"); j = kv($0, "jobs"); r = kv($0, "round")
 	if (r == "") r = 1
@@ -74,8 +92,29 @@ function ratio_stats(s, j,   a, i, nr, r, x, ss, mn, mx) {
 	RLO = RMEAN - hw; RHI = RMEAN + hw; RKIND = "95%"
 }
 function jstr(x) { return x == "" ? "null" : x }
+# median K HK -- the median of kernel K's HOLD values for case HK
+function median(k, hk,   m, i, j, t, a) {
+	m = hn[k, hk]
+	if (!m) return ""
+	for (i = 1; i <= m; i++) a[i] = hv[k, hk, i]
+	for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+}
+function holds_md(   i, hk, f) {
+	printf "\nLongest section with interrupts (irqsoff) or preemption (preemptoff) disabled, in us, over all rounds:\n\n"
+	printf "| sched | nr_requests | tracer | base max | base median | patched max | patched median | base longest: start, end | patched longest: start, end |\n"
+	printf "|---|---|---|---|---|---|---|---|---|\n"
+	for (i = 1; i <= nh; i++) {
+		hk = hkeys[i]; split(hk, f, SUBSEP)
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f[1], f[2], f[3],
+			dash(hmax["base", hk]), dash(median("base", hk)), dash(hmax["patched", hk]),
+			dash(median("patched", hk)), dash(hwhere["base", hk]), dash(hwhere["patched", hk])
+	}
+}
 END {
 	if (fmt == "raw") exit 0
+	if (fmt == "holdcsv") { print "kernel,sched,nr_requests,tracer,round,us,resets,where"; printf "%s", hrows; exit 0 }
+	if (!nbench) { if (fmt == "md" && nh) holds_md(); exit 0 }
 	ns = split(scheds != "" ? scheds : all_s, S, " "); nj = split(jobs != "" ? jobs : all_j, J, " ")
 	# the control: does 'none' differ between the kernels at this job count?
 	for (b = 1; b <= nj; b++) {
@@ -151,6 +190,7 @@ END {
 	}
 	if (fmt == "json") { printf "\n]\n"; exit 0 }
 	if (fmt != "md") exit 0
+	if (nh) holds_md()
 	for (c in classes) {
 		printf "\nlock_stat %s, per I/O (acquisitions / contentions):\n\n", c
 		printf "| sched | jobs | base acq | base con | patched acq | patched con |\n|---|---|---|---|---|---|\n"

@@ -15,7 +15,24 @@ for a in "--smp abc" "--rounds 0" "--runtime -1" "--jobs 1,x" "--scheds none,foo
 done
 expect_fail "no such config fragment" "$TOP/scripts/run.sh" -f "$T/nope.config"
 expect_fail "--dev runs on the booted kernel" "$TOP/scripts/run.sh" --dev /dev/null --pack "$T/p"
+expect_fail "--holds: no --pack or --ublk" "$TOP/scripts/run.sh" --holds --ublk pc
 [ ! -e "$BB_CACHE" ] || fail "run.sh with bad arguments created the cache $BB_CACHE"
+
+# --- the report of run.sh --holds: HOLD lines only -------------------------
+# 2 rounds of one case: max and median per kernel, where the longest
+# section of each kernel was; a case that failed (NA) counts for nothing.
+{
+	echo "HOLD kernel=base sched=bfq nr=2048 tracer=irqsoff us=40 resets=4 iops=9 where=a,b round=1"
+	echo "HOLD kernel=patched sched=bfq nr=2048 tracer=irqsoff us=300 resets=4 iops=9 where=c,d round=1"
+	echo "HOLD kernel=base sched=bfq nr=2048 tracer=irqsoff us=60 resets=4 iops=9 where=e,f round=2"
+	echo "HOLD kernel=patched sched=bfq nr=2048 tracer=irqsoff us=NA resets=0 iops=NA where=setup-failed round=2"
+} > "$T/holds.txt"
+"$TOP/scripts/bench/report.sh" "$T/holds.txt" "$T/hrep" > "$T/hrep.out" || fail "report.sh failed on HOLD lines"
+grep -q '^| bfq | 2048 | irqsoff | 60 | 50 | 300 | 300 | e,f | c,d |$' "$T/hrep/table.md" ||
+	{ cat "$T/hrep/table.md"; fail "the holds table is wrong"; }
+[ "$(grep -c '^base,bfq,2048,irqsoff,' "$T/hrep/holds.csv")" -eq 2 ] ||
+	{ cat "$T/hrep/holds.csv"; fail "holds.csv does not hold both base cases"; }
+echo "ok: the holds table: maximum and median per kernel, where the longest section was"
 
 # --- the report: figures, spread, verdicts, formats -----------------------
 # 5 rounds; none: equal; mq-deadline: 1.5x; bfq: the same on average but
