@@ -186,7 +186,7 @@ stage boot "$BB_TOP/scripts/bench/run-guests.sh" -s "$smp" -r "$rounds" -n "$nca
 	"$BB_OUT/$tag.cpio.gz"
 rc=$?
 if [ -n "$holds" ]; then
-	echo "(fio $rw 4k io_uring 4 jobs x iodepth 512, ${runtime}s per case, 4 NVMe controller resets per case)"
+	echo "(fio $rw 4k io_uring 4 jobs x iodepth 512, ${runtime}s per case, up to 4 NVMe controller resets per case)"
 elif [ -n "$ublk" ]; then
 	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, kublk null target)"
 else

@@ -30,9 +30,10 @@ nullb=/sys/kernel/config/nullb/bbbench
 # the scheduler lock with interrupts disabled) and with preemption disabled
 # (preemptoff tracer, with mq-deadline) on the guest's emulated NVMe, at each
 # nr_requests in HOLDS_NR.  fio keeps 4 x 512 random writes queued while the
-# controller is reset HOLDS_RESETS times, every 2 s: each reset quiesces the
-# queue, requests pile up in the scheduler, and unquiescing the queue
-# dispatches them in as few runs as the dispatch loop allows.  The tracer's
+# controller is reset up to HOLDS_RESETS times, 2 s apart, while fio runs:
+# each reset quiesces the queue, requests pile up in the scheduler, and
+# unquiescing the queue dispatches them in as few runs as the dispatch loop
+# allows.  The tracer's
 # maximum covers the whole case, so the longest section may lie elsewhere
 # (the reset itself, the timer tick): its start and end functions are
 # printed with it.  One line per case:
