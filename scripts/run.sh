@@ -97,8 +97,8 @@ for s in $scheds; do
 done
 [[ $irqmode =~ ^[012]$ ]] || die "--irqmode '$irqmode': 0 (none), 1 (softirq) or 2 (timer)"
 if [ -n "$dev" ]; then
-	[ -z "$pack$ublk$kdir" ] && [ ${#frags[@]} -eq 0 ] ||
-		die "--dev runs on the booted kernel: no --pack, --ublk, --kdir or -f"
+	[ -z "$pack$ublk$kdir$holds" ] && [ ${#frags[@]} -eq 0 ] ||
+		die "--dev runs on the booted kernel: no --pack, --ublk, --holds, --kdir or -f"
 	exec "$BB_TOP/scripts/bench/dev-bench.sh" "${devargs[@]}" ${rw:+--rw "$rw"} \
 		--scheds "$scheds" --jobs "$jobs" --runtime "$runtime" \
 		--rounds "${rounds:-3}" -o "$BB_OUT/dev-$(basename "$dev")" "$dev"

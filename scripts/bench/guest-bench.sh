@@ -5,10 +5,12 @@
 # /extra/params (written by scripts/run.sh); the kernel command line names
 # the kernel (bb.kernel=base|patched, set by scripts/bench/run-guests.sh)
 # and may override bb.scheds=, bb.jobs= (comma-separated lists) and
-# bb.runtime=.  With UBLK_MODES, kublk's null target instead (below).  For each scheduler and job
-# count: a fresh null_blk set up as in the 2025 "request batch dispatching
-# for sq elevator" cover letter (submit_queues scaled to the vCPUs), then its
-# fio command.  One line per case:
+# bb.runtime=.  With HOLDS_NR, the longest irq-off and preempt-off sections
+# instead, and with UBLK_MODES kublk's null target (both below).
+# Otherwise, for each scheduler and job count: a fresh null_blk set up as in
+# the 2025 "request batch dispatching for sq elevator" cover letter
+# (submit_queues scaled to the vCPUs), then its fio command.  One line per
+# case:
 #   BENCH kernel=K sched=S jobs=N iops=I merges=M
 
 . /extra/params
@@ -29,17 +31,16 @@ nullb=/sys/kernel/config/nullb/bbbench
 # section run with interrupts disabled (irqsoff tracer, with bfq: bfq takes
 # the scheduler lock with interrupts disabled) and with preemption disabled
 # (preemptoff tracer, with mq-deadline) on the guest's emulated NVMe, at each
-# nr_requests in HOLDS_NR.  fio keeps 4 x 512 random writes queued while the
+# nr_requests in HOLDS_NR.  fio keeps 4 x 512 I/Os ($RW) queued while the
 # controller is reset up to HOLDS_RESETS times, 2 s apart, while fio runs:
 # each reset quiesces the queue, requests pile up in the scheduler, and
 # unquiescing the queue dispatches them in as few runs as the dispatch loop
-# allows.  The tracer's
-# maximum covers the whole case, so the longest section may lie elsewhere
-# (the reset itself, the timer tick): its start and end functions are
-# printed with it.  One line per case:
+# allows.  The tracer's maximum covers the whole case, so the longest
+# section may lie elsewhere (the reset itself, the timer tick): its start
+# and end functions are printed with it.  One line per case:
 #   HOLD kernel=K sched=S nr=N tracer=T us=U resets=R iops=I where=START,END
 holds_case() {	# holds_case DEV SCHED NR TRACER
-	local dev=$1 s=$2 nr=$3 tr=$4 t=/sys/kernel/tracing i=0 n=0 fpid us where
+	local dev=$1 s=$2 nr=$3 tr=$4 t=/sys/kernel/tracing i=0 n=0 fpid us where iops
 
 	echo "$s" > "/sys/block/$dev/queue/scheduler" &&
 		echo "$nr" > "/sys/block/$dev/queue/nr_requests" &&
@@ -62,10 +63,11 @@ holds_case() {	# holds_case DEV SCHED NR TRACER
 	done
 	wait $fpid
 	us=$(cat "$t/tracing_max_latency")
+	iops=$(cat /tmp/holds.iops)
 	where=$(awk '/=> (started|ended) at:/ { w = w (w == "" ? "" : ",") $NF }
 		END { print w }' "$t/trace")
 	echo nop > "$t/current_tracer"
-	echo "HOLD kernel=$KERNEL sched=$s nr=$nr tracer=$tr us=$us resets=$n iops=$(cat /tmp/holds.iops) where=${where:-unknown}"
+	echo "HOLD kernel=$KERNEL sched=$s nr=$nr tracer=$tr us=$us resets=$n iops=${iops:-NA} where=${where:-unknown}"
 }
 if [ -n "${HOLDS_NR:-}" ]; then
 	dev=$(ls /sys/block 2>/dev/null | grep -m1 -E '^nvme[0-9]+n[0-9]+$')

@@ -12,7 +12,7 @@
 #   ratio.png     patched/base per scheduler and job count, with the spread
 #   lockstat.png  scheduler-lock acquisitions per I/O (lock_stat builds only)
 # From HOLD lines (run.sh --holds), instead: table.md with the longest
-# irq-off / preempt-off sections, and holds.csv with every case.
+# irq-off / preempt-off sections, and holds.csv with every measured case.
 # The plots need gnuplot (Debian: gnuplot-nox); without it they are left out
 # with a note, and the rest is written.  table.awk says how the figures and
 # verdicts are made.  Standalone (bash, awk, optional gnuplot), so that the

@@ -17,10 +17,13 @@
 # after a request of the same region with a higher sector.
 #
 # With the scheduler lock held across a whole dispatch batch, a batch is only
-# cut short by max_dispatch (see __blk_mq_do_dispatch_sched(): 32 requests or
-# more here, as nr_requests is checked below), dispatch budget (none on
-# null_blk) or driver tags (64 per hw queue).  No burst is longer than a
-# batch can be, and the expected count is 0.  Without batching, dispatchers take turns request
+# cut short by max_dispatch (see __blk_mq_do_dispatch_sched(); not below
+# bb_depth, 32, while the hw queue is not busy: bb_depth must not exceed the
+# kernel's per-hold bound), dispatch budget (none on null_blk) or driver
+# tags (64 per hw queue).  A burst is inserted under one lock hold and
+# mq-deadline hands out its requests in a row, so a batch that starts at a
+# burst and is not cut short carries the whole burst, and the expected count
+# is 0.  Without batching, dispatchers take turns request
 # by request and the count is usually not 0.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
@@ -62,7 +65,7 @@ ncpu=$(nproc)
 jobs=$((ncpu < 4 ? ncpu : 4))
 nr_req=$(cat "/sys/block/$dev/queue/nr_requests")
 if [ $((jobs * bb_depth)) -gt "$nr_req" ]; then
-	_fail "nr_requests $nr_req < $jobs jobs x $bb_depth: batches would split"
+	_fail "nr_requests $nr_req < $jobs jobs x $bb_depth: bursts would wait for scheduler tags"
 fi
 
 # block_rq_issue's dev field is the kernel's dev_t: major << 20 | minor.
