@@ -49,6 +49,8 @@ set -u
 
 smp=2 jobs="1 4 16" scheds="none mq-deadline bfq" runtime=10 rounds=
 irqmode=0 rw= frags=() kdir=${KDIR:-} nodebug=-n pack= ublk= dev= devargs=() holds=
+# --holds: the nr_requests values measured, and the controller resets per case
+holds_nr="256 2048" holds_resets=4
 usage() {
 	echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR] [--ublk MODES] [--holds]" >&2
 	echo "       $0 --dev DEV --label base|patched [--write-destroys-data] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--rw RW]" >&2
@@ -158,8 +160,8 @@ RUNTIME=$runtime
 IRQMODE=$irqmode
 RW=$rw
 UBLK_MODES="$ublk"
-HOLDS_NR="${holds:+256 2048}"
-HOLDS_RESETS=4
+HOLDS_NR="${holds:+$holds_nr}"
+HOLDS_RESETS=$holds_resets
 EOT
 stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" \
 	${ublk:+-u "$(bb_obj_dir "$patched" "obj-$tag")"} "$patched" \
@@ -176,7 +178,7 @@ ncase=$(( $(wc -w <<<"$scheds") * $(wc -w <<<"$jobs") ))
 nvme=()
 if [ -n "$holds" ]; then
 	# 2 cases (bfq, mq-deadline) per nr_requests; a namespace of its own
-	ncase=4
+	ncase=$(( 2 * $(wc -w <<<"$holds_nr") ))
 	truncate -s 256M "$BB_OUT/$tag-nvme.img" || die "cannot create $BB_OUT/$tag-nvme.img"
 	nvme=(-N "$BB_OUT/$tag-nvme.img")
 fi
@@ -186,7 +188,7 @@ stage boot "$BB_TOP/scripts/bench/run-guests.sh" -s "$smp" -r "$rounds" -n "$nca
 	"$BB_OUT/$tag.cpio.gz"
 rc=$?
 if [ -n "$holds" ]; then
-	echo "(fio $rw 4k io_uring 4 jobs x iodepth 512, ${runtime}s per case, up to 4 NVMe controller resets per case)"
+	echo "(fio $rw 4k io_uring 4 jobs x iodepth 512, ${runtime}s per case, up to $holds_resets NVMe controller resets per case)"
 elif [ -n "$ublk" ]; then
 	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, kublk null target)"
 else
