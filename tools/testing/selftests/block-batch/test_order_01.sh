@@ -23,8 +23,8 @@
 # tags (64 per hw queue).  A burst is inserted under one lock hold and
 # mq-deadline hands out its requests in a row, so a batch that starts at a
 # burst and is not cut short carries the whole burst, and the expected count
-# is 0.  Without batching, dispatchers take turns request
-# by request and the count is usually not 0.
+# is 0.  Without batching, dispatchers take turns request by request and the
+# count is usually not 0.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
