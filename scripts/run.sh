@@ -10,7 +10,7 @@
 # usage: run.sh [--smp N] [--jobs "1 4 16"] [--scheds "none mq-deadline bfq"]
 #               [--runtime S] [--rounds R] [--irqmode 0|1|2] [--rw randwrite]
 #               [-f FRAGMENT] [--debug] [--kdir DIR] [--pack DIR]
-#               [--ublk "pc pc-b zc zc-b uc uc-b"] [--holds]
+#               [--ublk "pc pc-b zc zc-b uc uc-b"] [--holds] [--no-lockstat]
 #        run.sh --dev DEV --label base|patched [--write-destroys-data]
 #               [--jobs ...] [--scheds ...] [--runtime S] [--rounds R] [--rw RW]
 #   --rounds R   interleaved base/patched pairs (default 8: every ratio comes
@@ -26,8 +26,16 @@
 #                tracers.config, a build of its own), at nr_requests 256 and
 #                2048, on an emulated NVMe whose controller is reset while
 #                fio keeps 2048 writes queued (scripts/bench/guest-bench.sh)
-#   -f FRAGMENT  extra config fragment for both kernels (e.g. configs/rt.config,
-#                configs/lockstat.config: adds lock_stat columns to the table)
+#   lock_stat    by default, after the IOPS build, a second pair of kernels
+#                with configs/lockstat.config on top (lockdep's lock_stat,
+#                which slows every lock, so its IOPS are not compared) runs
+#                the same cases once each (base, patched) for the lock_stat
+#                table: scheduler lock and queue_lock acquisitions and
+#                contentions per I/O, and the longest hold.  Not with
+#                --holds, --ublk or --pack, nor when -f already names
+#                configs/lockstat.config (then the IOPS kernels carry it)
+#   --no-lockstat  skip that build and its guests
+#   -f FRAGMENT  extra config fragment for both kernels (e.g. configs/rt.config)
 #   --debug      keep configs/debug.config (lockdep) in; off by default, as
 #                lockdep dwarfs what is measured
 #   --pack DIR   build only, and write a self-contained bundle to DIR (both
@@ -41,8 +49,9 @@
 #                default 3 rounds) unless --write-destroys-data; a disk
 #                that is mounted, swap or held is refused.
 # Output: out/<tag>-smpN/ (out/dev-DEV/ for --dev): table.md, summary.csv,
-# summary.json, results.csv and PNG plots (scripts/bench/report.sh); with
-# --holds, table.md and holds.csv.
+# summary.json, results.csv and PNG plots (scripts/bench/report.sh), the
+# lock_stat guests' raw lines in lockstat/results.txt; with --holds,
+# table.md and holds.csv.
 
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -51,8 +60,9 @@ smp=2 jobs="1 4 16" scheds="none mq-deadline bfq" runtime=10 rounds=
 irqmode=0 rw= frags=() kdir=${KDIR:-} nodebug=-n pack= ublk= dev= devargs=() holds=
 # --holds: the nr_requests values measured, and the controller resets per case
 holds_nr="256 2048" holds_resets=4
+lockstat=1
 usage() {
-	echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR] [--ublk MODES] [--holds]" >&2
+	echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR] [--ublk MODES] [--holds] [--no-lockstat]" >&2
 	echo "       $0 --dev DEV --label base|patched [--write-destroys-data] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--rw RW]" >&2
 	exit 2
 }
@@ -74,12 +84,13 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift 2 ;;
 	--debug) nodebug=; shift ;;
 	--holds) holds=1; shift ;;
+	--no-lockstat) lockstat=; shift ;;
 	--pack) pack=$2; shift 2 ;;
 	--ublk) ublk=$2; shift 2 ;;
 	--dev) dev=$2; shift 2 ;;
 	--label) devargs+=(--label "$2"); shift 2 ;;
 	--write-destroys-data) devargs+=("$1"); shift ;;
-	-h|--help) sed -n '3,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,55p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) usage ;;
 	esac
 done
@@ -134,7 +145,9 @@ mkdir -p "$BB_OUT"
 tag=bench${nodebug:--debug}
 for ((i = 1; i < ${#frags[@]}; i += 2)); do
 	tag+=-$(basename "${frags[i]}" .config)
+	[ "$(basename "${frags[i]}")" != lockstat.config ] || lockstat=
 done
+[ -z "$holds$ublk$pack" ] || lockstat=
 
 stage fetch "$BB_TOP/scripts/fetch-base.sh" >/dev/null || exit 1
 patched=$(stage apply "$BB_TOP/scripts/apply-series.sh" ${kdir:+--kdir "$kdir"}) || exit 1
@@ -145,6 +158,10 @@ for k in base patched; do
 	eval tree=\$$k
 	stage "build-$k" "$BB_TOP/scripts/build.sh" $nodebug "${frags[@]}" "$tree" \
 		"$(bb_obj_dir "$tree" "obj-$tag")" > "$BB_OUT/$tag-$k.bzImage" || exit 1
+	[ -n "$lockstat" ] || continue
+	stage "build-$k-lockstat" "$BB_TOP/scripts/build.sh" $nodebug "${frags[@]}" \
+		-f "$BB_TOP/configs/lockstat.config" "$tree" \
+		"$(bb_obj_dir "$tree" "obj-$tag-lockstat")" > "$BB_OUT/$tag-lockstat-$k.bzImage" || exit 1
 done
 # One initramfs for both kernels: the guest learns which kernel it runs
 # from the command line (bb.kernel=, set by run-guests.sh).
@@ -182,10 +199,22 @@ if [ -n "$holds" ]; then
 	truncate -s 256M "$BB_OUT/$tag-nvme.img" || die "cannot create $BB_OUT/$tag-nvme.img"
 	nvme=(-N "$BB_OUT/$tag-nvme.img")
 fi
+lsres=()
+if [ -n "$lockstat" ]; then
+	# one guest per kernel: counts per I/O, not timings.  A failed guest
+	# leaves its cases out of the lock_stat table, not the IOPS run.
+	stage boot-lockstat "$BB_TOP/scripts/bench/run-guests.sh" -l -s "$smp" -r 1 \
+		-n "$ncase" -t $(( ncase * (runtime + 60) + 180 )) \
+		-o "$BB_OUT/$tag-smp$smp/lockstat" \
+		"$(cat "$BB_OUT/$tag-lockstat-base.bzImage")" \
+		"$(cat "$BB_OUT/$tag-lockstat-patched.bzImage")" "$BB_OUT/$tag.cpio.gz" ||
+		echo "block-batch: the lock_stat guests did not all finish; their table is partial" >&2
+	lsres=(-L "$BB_OUT/$tag-smp$smp/lockstat/results.txt")
+fi
 stage boot "$BB_TOP/scripts/bench/run-guests.sh" -s "$smp" -r "$rounds" -n "$ncase" \
 	-t $(( ncase * (runtime + 30) + 120 )) -o "$BB_OUT/$tag-smp$smp" "${nvme[@]}" \
-	"$(cat "$BB_OUT/$tag-base.bzImage")" "$(cat "$BB_OUT/$tag-patched.bzImage")" \
-	"$BB_OUT/$tag.cpio.gz"
+	"${lsres[@]}" "$(cat "$BB_OUT/$tag-base.bzImage")" \
+	"$(cat "$BB_OUT/$tag-patched.bzImage")" "$BB_OUT/$tag.cpio.gz"
 rc=$?
 if [ -n "$holds" ]; then
 	echo "(fio $rw 4k io_uring 4 jobs x iodepth 512, ${runtime}s per case, up to $holds_resets NVMe controller resets per case)"

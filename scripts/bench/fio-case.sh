@@ -23,17 +23,31 @@ bench_fio() {
 }
 
 # bench_lockstat PREFIX -- the lock_stat rows of the locks the series changes
-#   (CONFIG_LOCK_STAT kernels), as LOCKSTAT lines: acquisitions and
-#   contentions.  The scheduler's lock is dd->lock / bfqd->lock in the base
-#   kernel and the scheduler lock (its lockdep class is named after the
-#   elevator) with the series: one row, "sched-lock".
+#   (CONFIG_LOCK_STAT kernels), as LOCKSTAT lines: contentions,
+#   acquisitions and the longest hold in us (columns 3, 9 and 11 of
+#   /proc/lock_stat: contentions, acquisitions, holdtime-max).  The
+#   scheduler's lock is dd->lock / bfqd->lock in the base kernel and the
+#   scheduler lock (its lockdep class is named after the elevator) with the
+#   series: one row, "sched-lock".
 bench_lockstat() {
+	local f=${TMPDIR:-/tmp}/lock_stat.$$
+
 	[ -r /proc/lock_stat ] || return 0
+	# one read of the file, then parse the copy; rows of the same lock
+	# under several class names (#N versions, /N subclasses) are added up
+	cat /proc/lock_stat > "$f" || return 0
 	awk -v pre="$1" '
-		$1 ~ /^(&q->queue_lock|&dd->lock|&bfqd->lock|mq-deadline|bfq|kyber):$/ {
-			c = $1; sub(/:$/, "", c)
+		$1 ~ /^(&q->queue_lock|&dd->lock|&bfqd->lock|mq-deadline|bfq|kyber)(#[0-9]+)?(\/[0-9]+)?:$/ {
+			c = $1; sub(/(#[0-9]+)?(\/[0-9]+)?:$/, "", c)
 			if (c != "&q->queue_lock")
 				c = "sched-lock"
-			print pre " class=" c " con=" $3 " acq=" $9
-		}' /proc/lock_stat
+			if (!(c in acq)) order[++n] = c
+			con[c] += $3; acq[c] += $9
+			if (!(c in hold) || $11 + 0 > hold[c]) hold[c] = $11 + 0
+		}
+		END {
+			for (i = 1; i <= n; i++)
+				print pre " class=" order[i] " con=" con[order[i]] " acq=" acq[order[i]] " hold=" hold[order[i]]
+		}' "$f"
+	rm -f "$f"
 }

@@ -13,8 +13,8 @@
 # with the kernels and a QEMU, to a bigger machine.
 #
 # usage: run-guests.sh [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-r ROUNDS]
-#                      [-t TIMEOUT] [-x APPEND] [-n CASES] [-N IMG] -o OUTDIR
-#                      BASE PATCHED INITRAMFS
+#                      [-t TIMEOUT] [-x APPEND] [-n CASES] [-N IMG] [-l]
+#                      [-L FILE] -o OUTDIR BASE PATCHED INITRAMFS
 #   -q QEMU     QEMU binary or wrapper (default qemu-system-x86_64)
 #   -a ACCEL    tcg (default) or kvm
 #   -x APPEND   extra kernel command line, e.g. "bb.jobs=1,8,32 bb.runtime=20"
@@ -22,13 +22,18 @@
 #               from the first guest)
 #   -N IMG      give each guest an emulated NVMe controller (2 I/O queue
 #               pairs) with IMG as its namespace (run.sh --holds)
+#   -l          lock_stat guests (kernels built with configs/lockstat.config):
+#               keep only their LOCKSTAT lines in OUTDIR/results.txt and
+#               write no report; their IOPS, under lockdep, are not compared
+#   -L FILE     add FILE's LOCKSTAT lines (the results.txt of a -l run) to
+#               this run's results before the report
 # Exit: 0 if every guest finished; 1 otherwise (the report is still written).
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 qemu=qemu-system-x86_64 accel=tcg smp=2 mem=4G rounds=8 tmo=1800 xappend= out= ncase=
-dev_args=()
-while getopts "q:a:s:m:r:t:x:n:N:o:" opt; do
+dev_args=() lsonly= lsfile=
+while getopts "q:a:s:m:r:t:x:n:N:lL:o:" opt; do
 	case $opt in
 	q) qemu=$OPTARG ;;
 	a) accel=$OPTARG ;;
@@ -41,13 +46,16 @@ while getopts "q:a:s:m:r:t:x:n:N:o:" opt; do
 	N) [ -w "$OPTARG" ] || { echo "run-guests: cannot write $OPTARG" >&2; exit 2; }
 	   dev_args=(-drive "file=$OPTARG,if=none,id=bbnvme,format=raw"
 		     -device "nvme,serial=bbnvme,drive=bbnvme,max_ioqpairs=2") ;;
+	l) lsonly=1 ;;
+	L) [ -r "$OPTARG" ] || { echo "run-guests: cannot read $OPTARG" >&2; exit 2; }
+	   lsfile=$OPTARG ;;
 	o) out=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# -ne 3 ] || [ -z "$out" ]; then
-	echo "usage: $0 [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-r ROUNDS] [-t TIMEOUT] [-x APPEND] [-n CASES] [-N IMG] -o OUTDIR BASE PATCHED INITRAMFS" >&2
+	echo "usage: $0 [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-r ROUNDS] [-t TIMEOUT] [-x APPEND] [-n CASES] [-N IMG] [-l] [-L FILE] -o OUTDIR BASE PATCHED INITRAMFS" >&2
 	exit 2
 fi
 for v in "smp:$smp" "rounds:$rounds" "tmo:$tmo" ${ncase:+"ncase:$ncase"}; do
@@ -67,6 +75,8 @@ tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
 esac
 mkdir -p "$out" || exit 1
 results=$out/results.txt
+keep='BENCH|LOCKSTAT|HOLD'
+[ -z "$lsonly" ] || keep=LOCKSTAT
 : > "$results"
 rc=0 qpid=
 # a guest runs in a session of its own (setsid): it ends with this script
@@ -119,10 +129,15 @@ for r in $(seq "$rounds"); do
 			echo "run-guests: $k round $r did not finish cleanly (see $log)" >&2
 			rc=1
 		fi
-		tr -d '\r' < "$log" | grep -E '^(BENCH|LOCKSTAT|HOLD) ' |
+		tr -d '\r' < "$log" | grep -E "^($keep) " |
 			sed "s/\$/ round=$r/" >> "$results"
 	done
 done
+if [ -n "$lsonly" ]; then
+	echo "(QEMU $accel, -smp $smp, $rounds round(s) of lock_stat guests; raw: $results)"
+	exit $rc
+fi
+[ -z "$lsfile" ] || grep '^LOCKSTAT ' "$lsfile" >> "$results"
 "$here/report.sh" "$results" "$out" || rc=1
 echo "(QEMU $accel, -smp $smp, $rounds round(s), interleaved; raw: $results)"
 exit $rc

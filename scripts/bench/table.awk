@@ -15,7 +15,9 @@
 #
 # usage: awk [-v fmt=md|csv|json|raw|plot|lockplot] [-v scheds="none mq-deadline bfq"]
 #            [-v jobs="1 4 16"] -f table.awk RESULTS
-#   md (default) the Markdown tables (IOPS, then lock_stat per I/O if any)
+#   md (default) the Markdown tables (IOPS, then lock_stat if any: per I/O
+#                acquisitions and contentions, averaged over rounds, and the
+#                longest hold over all rounds)
 #   csv, json    the same figures, one record per scheduler and job count
 #   raw          every BENCH line as CSV (kernel, sched, jobs, round, iops, merges)
 #   plot         gnuplot data: label, base, patched, ratio, low, high
@@ -62,6 +64,8 @@ $1 != "BENCH" && $1 != "LOCKSTAT" { next }
 	if ($1 == "LOCKSTAT") {
 		c = kv($0, "class"); ios = kv($0, "ios")
 		if (ios > 0) { acq[k, s, j, c] += kv($0, "acq") / ios; con[k, s, j, c] += kv($0, "con") / ios; nl[k, s, j, c]++; classes[c] = 1 }
+		h = kv($0, "hold")
+		if (h != "" && (!((k, s, j, c) in hold) || h + 0 > hold[k, s, j, c])) hold[k, s, j, c] = h + 0
 		next
 	}
 	v = kv($0, "iops"); m = kv($0, "merges")
@@ -175,10 +179,12 @@ END {
 				jstr(ppn == "" ? "" : sprintf("%.1f", ppn)), verdict
 			lk = ""
 			for (c in classes)
-				lk = lk sprintf("%s\"%s\": {\"base_acq\": %s, \"base_con\": %s, \"patched_acq\": %s, \"patched_con\": %s}",
+				lk = lk sprintf("%s\"%s\": {\"base_acq\": %s, \"base_con\": %s, \"base_hold_us\": %s, " \
+					"\"patched_acq\": %s, \"patched_con\": %s, \"patched_hold_us\": %s}",
 					lk == "" ? "" : ", ", c, jstr(fl(acq, "base", s, j, c)), jstr(fl(con, "base", s, j, c)),
-					jstr(fl(acq, "patched", s, j, c)), jstr(fl(con, "patched", s, j, c)))
-			if (lk != "") printf ", \"lock_stat_per_io\": {%s}", lk
+					jstr(hl("base", s, j, c)), jstr(fl(acq, "patched", s, j, c)),
+					jstr(fl(con, "patched", s, j, c)), jstr(hl("patched", s, j, c)))
+			if (lk != "") printf ", \"lock_stat\": {%s}", lk
 			printf "}"
 			first = 0
 		} else if (fmt == "plot") {
@@ -192,15 +198,17 @@ END {
 	if (fmt != "md") exit 0
 	if (nh) holds_md()
 	for (c in classes) {
-		printf "\nlock_stat %s, per I/O (acquisitions / contentions):\n\n", c
-		printf "| sched | jobs | base acq | base con | patched acq | patched con |\n|---|---|---|---|---|---|\n"
+		printf "\nlock_stat %s: acquisitions and contentions per I/O, longest hold in us:\n\n", c
+		printf "| sched | jobs | base acq | base con | base hold | patched acq | patched con | patched hold |\n"
+		printf "|---|---|---|---|---|---|---|---|\n"
 		for (a = 1; a <= ns; a++) for (b = 1; b <= nj; b++) {
 			s = S[a]; j = J[b]
-			printf "| %s | %s | %s | %s | %s | %s |\n", s, j,
-				dash(fl(acq, "base", s, j, c)), dash(fl(con, "base", s, j, c)),
-				dash(fl(acq, "patched", s, j, c)), dash(fl(con, "patched", s, j, c))
+			printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", s, j,
+				dash(fl(acq, "base", s, j, c)), dash(fl(con, "base", s, j, c)), dash(hl("base", s, j, c)),
+				dash(fl(acq, "patched", s, j, c)), dash(fl(con, "patched", s, j, c)), dash(hl("patched", s, j, c))
 		}
 	}
 }
 function fl(arr, k, s, j, c) { return nl[k, s, j, c] ? sprintf("%.3f", arr[k, s, j, c] / nl[k, s, j, c]) : "" }
+function hl(k, s, j, c) { return ((k, s, j, c) in hold) ? sprintf("%.2f", hold[k, s, j, c]) : "" }
 function dash(x) { return x == "" ? "-" : x }
