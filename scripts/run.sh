@@ -199,20 +199,19 @@ if [ -n "$holds" ]; then
 	truncate -s 256M "$BB_OUT/$tag-nvme.img" || die "cannot create $BB_OUT/$tag-nvme.img"
 	nvme=(-N "$BB_OUT/$tag-nvme.img")
 fi
-lsres=()
+out=$BB_OUT/$tag-smp$smp lsres=()
 if [ -n "$lockstat" ]; then
 	# one guest per kernel: counts per I/O, not timings.  A failed guest
 	# leaves its cases out of the lock_stat table, not the IOPS run.
 	stage boot-lockstat "$BB_TOP/scripts/bench/run-guests.sh" -l -s "$smp" -r 1 \
-		-n "$ncase" -t $(( ncase * (runtime + 60) + 180 )) \
-		-o "$BB_OUT/$tag-smp$smp/lockstat" \
+		-n "$ncase" -t $(( ncase * (runtime + 60) + 180 )) -o "$out/lockstat" \
 		"$(cat "$BB_OUT/$tag-lockstat-base.bzImage")" \
 		"$(cat "$BB_OUT/$tag-lockstat-patched.bzImage")" "$BB_OUT/$tag.cpio.gz" ||
 		echo "block-batch: the lock_stat guests did not all finish; their table is partial" >&2
-	lsres=(-L "$BB_OUT/$tag-smp$smp/lockstat/results.txt")
+	lsres=(-L "$out/lockstat/results.txt")
 fi
 stage boot "$BB_TOP/scripts/bench/run-guests.sh" -s "$smp" -r "$rounds" -n "$ncase" \
-	-t $(( ncase * (runtime + 30) + 120 )) -o "$BB_OUT/$tag-smp$smp" "${nvme[@]}" \
+	-t $(( ncase * (runtime + 30) + 120 )) -o "$out" "${nvme[@]}" \
 	"${lsres[@]}" "$(cat "$BB_OUT/$tag-base.bzImage")" \
 	"$(cat "$BB_OUT/$tag-patched.bzImage")" "$BB_OUT/$tag.cpio.gz"
 rc=$?

@@ -435,6 +435,15 @@ _require_dm_multipath() {
 	why=$(_dm_multipath_why) && _skip "$why"
 }
 
+# _devt DEV -- DEV's dev_t as the block tracepoints' dev field holds it
+#   (the kernel's MKDEV: major << 20 | minor), for event filters
+_devt() {
+	local major minor
+
+	IFS=: read -r major minor < "/sys/block/$1/dev" || return 1
+	echo $(((major << 20) | minor))
+}
+
 # _require_trace_event SYSTEM/EVENT -- tracefs with that event, and no one
 #   else tracing (do not take the ring buffer away from them)
 _require_trace_event() {

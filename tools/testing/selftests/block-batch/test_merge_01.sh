@@ -108,10 +108,9 @@ _require_trace_event block/block_bio_backmerge
 _require_trace_event block/block_bio_frontmerge
 
 bb_events="block_bio_backmerge block_bio_frontmerge"
-# _bio_merge_trace on DEV | off -- trace DEV's bio merge events (the
-#   dev field is the kernel's dev_t: major << 20 | minor), or stop
+# _bio_merge_trace on DEV | off -- trace DEV's bio merge events, or stop
 _bio_merge_trace() {
-	local e major minor
+	local e devt
 
 	echo 0 > "$BB_TRACEFS/tracing_on"
 	for e in $bb_events; do
@@ -120,9 +119,9 @@ _bio_merge_trace() {
 	done
 	[ "$1" = on ] || return 0
 	echo > "$BB_TRACEFS/trace"
-	IFS=: read -r major minor < "/sys/block/$2/dev"
+	devt=$(_devt "$2") || return 1
 	for e in $bb_events; do
-		echo "dev == $(((major << 20) | minor))" > "$BB_TRACEFS/events/block/$e/filter" &&
+		echo "dev == $devt" > "$BB_TRACEFS/events/block/$e/filter" &&
 			echo 1 > "$BB_TRACEFS/events/block/$e/enable" || return 1
 	done
 	echo 1 > "$BB_TRACEFS/tracing_on"

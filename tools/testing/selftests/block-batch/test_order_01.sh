@@ -68,9 +68,7 @@ if [ $((jobs * bb_depth)) -gt "$nr_req" ]; then
 	_fail "nr_requests $nr_req < $jobs jobs x $bb_depth: bursts would wait for scheduler tags"
 fi
 
-# block_rq_issue's dev field is the kernel's dev_t: major << 20 | minor.
-IFS=: read -r major minor < "/sys/block/$dev/dev"
-devt=$(((major << 20) | minor))
+devt=$(_devt "$dev") || _fail "cannot read the dev_t of $dev"
 
 # _order_run -- one round of bursts, block_rq_issue traced into
 #   $BB_TMP/trace
