@@ -11,6 +11,7 @@
 #               [--runtime S] [--rounds R] [--irqmode 0|1|2] [--rw randwrite]
 #               [-f FRAGMENT] [--debug] [--kdir DIR] [--pack DIR]
 #               [--ublk "pc pc-b zc zc-b uc uc-b"] [--holds] [--no-lockstat]
+#               [--disk null_blk|virtio-scsi|megasas] [--scsi-qd N]
 #        run.sh --dev DEV --label base|patched [--write-destroys-data]
 #               [--jobs ...] [--scheds ...] [--runtime S] [--rounds R] [--rw RW]
 #   --rounds R   interleaved base/patched pairs (default 8: every ratio comes
@@ -35,6 +36,14 @@
 #                --holds, --ublk or --pack, nor when -f already names
 #                configs/lockstat.config (then the IOPS kernels carry it)
 #   --no-lockstat  skip that build and its guests
+#   --disk KIND  the disk under each scheduler: null_blk (default), or an
+#                emulated SCSI disk in every guest, virtio-scsi (one request
+#                queue per vCPU) or megasas (LSI MegaRAID SAS 2108, the
+#                megaraid_sas driver), its queue_depth lowered to --scsi-qd
+#                (default 16) so that completions rerun the queues (seed
+#                004's scenario; with -f configs/rt.config, on PREEMPT_RT).
+#                Also reported: the time interrupt threads spend blocked
+#                (IRQBLK lines, from sched_switch events; PREEMPT_RT only)
 #   -f FRAGMENT  extra config fragment for both kernels (e.g. configs/rt.config)
 #   --debug      keep configs/debug.config (lockdep) in; off by default, as
 #                lockdep dwarfs what is measured
@@ -48,10 +57,10 @@
 #                patched; the report compares them.  Read-only (randread,
 #                default 3 rounds) unless --write-destroys-data; a disk
 #                that is mounted, swap or held is refused.
-# Output: out/<tag>-smpN/ (out/dev-DEV/ for --dev): table.md, summary.csv,
-# summary.json, results.csv and PNG plots (scripts/bench/report.sh), the
-# lock_stat guests' raw lines in lockstat/results.txt; with --holds,
-# table.md and holds.csv.
+# Output: out/<tag>-smpN/ (with -KIND for --disk; out/dev-DEV/ for --dev):
+# table.md, summary.csv, summary.json, results.csv and PNG plots
+# (scripts/bench/report.sh), the lock_stat guests' raw lines in
+# lockstat/results.txt; with --holds, table.md and holds.csv.
 
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -60,15 +69,15 @@ smp=2 jobs="1 4 16" scheds="none mq-deadline bfq" runtime=10 rounds=
 irqmode=0 rw= frags=() kdir=${KDIR:-} nodebug=-n pack= ublk= dev= devargs=() holds=
 # --holds: the nr_requests values measured, and the controller resets per case
 holds_nr="256 2048" holds_resets=4
-lockstat=1
+lockstat=1 disk=null_blk scsi_qd=16
 usage() {
-	echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR] [--ublk MODES] [--holds] [--no-lockstat]" >&2
+	echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR] [--ublk MODES] [--holds] [--no-lockstat] [--disk KIND] [--scsi-qd N]" >&2
 	echo "       $0 --dev DEV --label base|patched [--write-destroys-data] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--rw RW]" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
 	case $1 in
-	--smp|--jobs|--scheds|--runtime|--rounds|--irqmode|--rw|-f|--kdir|--pack|--ublk|--dev|--label)
+	--smp|--jobs|--scheds|--runtime|--rounds|--irqmode|--rw|-f|--kdir|--pack|--ublk|--dev|--label|--disk|--scsi-qd)
 		[ $# -ge 2 ] || die "$1 needs an argument" ;;
 	esac
 	case $1 in
@@ -85,12 +94,14 @@ while [ $# -gt 0 ]; do
 	--debug) nodebug=; shift ;;
 	--holds) holds=1; shift ;;
 	--no-lockstat) lockstat=; shift ;;
+	--disk) disk=$2; shift 2 ;;
+	--scsi-qd) scsi_qd=$2; shift 2 ;;
 	--pack) pack=$2; shift 2 ;;
 	--ublk) ublk=$2; shift 2 ;;
 	--dev) dev=$2; shift 2 ;;
 	--label) devargs+=(--label "$2"); shift 2 ;;
 	--write-destroys-data) devargs+=("$1"); shift ;;
-	-h|--help) sed -n '3,55p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,64p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) usage ;;
 	esac
 done
@@ -108,6 +119,13 @@ for s in $scheds; do
 	*) die "--scheds: unknown scheduler '$s' (none, mq-deadline, bfq, kyber)" ;;
 	esac
 done
+posint --scsi-qd "$scsi_qd"
+case $disk in
+null_blk) ;;
+virtio-scsi|megasas)
+	[ -z "$pack$ublk$holds$dev" ] || die "--disk $disk: no --pack, --ublk, --holds or --dev" ;;
+*) die "--disk: null_blk, virtio-scsi or megasas, not '$disk'" ;;
+esac
 [[ $irqmode =~ ^[012]$ ]] || die "--irqmode '$irqmode': 0 (none), 1 (softirq) or 2 (timer)"
 if [ -n "$dev" ]; then
 	[ -z "$pack$ublk$kdir$holds" ] && [ ${#frags[@]} -eq 0 ] ||
@@ -179,6 +197,8 @@ RW=$rw
 UBLK_MODES="$ublk"
 HOLDS_NR="${holds:+$holds_nr}"
 HOLDS_RESETS=$holds_resets
+DISK=$disk
+SCSI_QD=$scsi_qd
 EOT
 stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" \
 	${ublk:+-u "$(bb_obj_dir "$patched" "obj-$tag")"} "$patched" \
@@ -198,13 +218,17 @@ if [ -n "$holds" ]; then
 	ncase=$(( 2 * $(wc -w <<<"$holds_nr") ))
 	truncate -s 256M "$BB_OUT/$tag-nvme.img" || die "cannot create $BB_OUT/$tag-nvme.img"
 	nvme=(-N "$BB_OUT/$tag-nvme.img")
+elif [ "$disk" != null_blk ]; then
+	truncate -s 1G "$BB_OUT/$tag-$disk.img" || die "cannot create $BB_OUT/$tag-$disk.img"
+	nvme=(-D "$disk:$BB_OUT/$tag-$disk.img")
 fi
 out=$BB_OUT/$tag-smp$smp lsres=()
+[ "$disk" = null_blk ] || out+=-$disk
 if [ -n "$lockstat" ]; then
 	# one guest per kernel: counts per I/O, not timings.  A failed guest
 	# leaves its cases out of the lock_stat table, not the IOPS run.
 	stage boot-lockstat "$BB_TOP/scripts/bench/run-guests.sh" -l -s "$smp" -r 1 \
-		-n "$ncase" -t $(( ncase * (runtime + 60) + 180 )) -o "$out/lockstat" \
+		-n "$ncase" -t $(( ncase * (runtime + 60) + 180 )) -o "$out/lockstat" "${nvme[@]}" \
 		"$(cat "$BB_OUT/$tag-lockstat-base.bzImage")" \
 		"$(cat "$BB_OUT/$tag-lockstat-patched.bzImage")" "$BB_OUT/$tag.cpio.gz" ||
 		echo "block-batch: the lock_stat guests did not all finish; their table is partial" >&2
@@ -219,6 +243,8 @@ if [ -n "$holds" ]; then
 	echo "(fio $rw 4k io_uring 4 jobs x iodepth 512, ${runtime}s per case, up to $holds_resets NVMe controller resets per case)"
 elif [ -n "$ublk" ]; then
 	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, kublk null target)"
+elif [ "$disk" != null_blk ]; then
+	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, $disk disk, queue_depth $scsi_qd)"
 else
 	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, null_blk irqmode=$irqmode)"
 fi

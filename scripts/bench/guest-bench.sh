@@ -114,6 +114,103 @@ if [ -n "${UBLK_MODES:-}" ]; then
 	exit 0
 fi
 
+# irqblk_start, irqblk_stop -- the time the interrupt threads ("irq/*":
+#   every handler under PREEMPT_RT, where spinlock_t is a sleeping lock)
+#   spend blocked, from sched_switch events: from a switch out in state D
+#   (which includes TASK_RTLOCK_WAIT, a wait for a spinlock_t) to the next
+#   switch in.  irqblk_stop prints "us=U n=N sw=W lost=L": blocked time in
+#   us, blocked periods, interrupt-thread switch-outs seen in any state (0:
+#   the trace saw nothing, and U says nothing), events the trace buffer lost
+#   (nonzero: U is too low).
+#   Nothing is printed where no interrupt thread exists (no forced
+#   threading) or the kernel has no sched_switch event.
+tfs=/sys/kernel/tracing
+irqblk_start() {
+	grep -qs '^irq/' /proc/[0-9]*/comm && [ -d "$tfs/events/sched/sched_switch" ] ||
+		return 1
+	echo 0 > "$tfs/tracing_on"
+	echo nop > "$tfs/current_tracer"
+	echo 16384 > "$tfs/buffer_size_kb"
+	echo 'prev_comm ~ "irq/*" || next_comm ~ "irq/*"' > "$tfs/events/sched/sched_switch/filter" &&
+		echo 1 > "$tfs/events/sched/sched_switch/enable" || return 1
+	echo > "$tfs/trace"
+	echo 1 > "$tfs/tracing_on"
+}
+irqblk_stop() {
+	local lost
+
+	echo 0 > "$tfs/tracing_on"
+	echo 0 > "$tfs/events/sched/sched_switch/enable"
+	echo 0 > "$tfs/events/sched/sched_switch/filter"
+	lost=$(cat "$tfs"/per_cpu/cpu*/stats 2>/dev/null |
+		awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }')
+	awk -v lost="$lost" '
+		/sched_switch:/ {
+			for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; break }
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^prev_comm=/) pc = substr($i, 11)
+				else if ($i ~ /^prev_pid=/) pp = substr($i, 10)
+				else if ($i ~ /^prev_state=/) ps = substr($i, 12)
+				else if ($i ~ /^next_pid=/) np = substr($i, 10)
+			}
+			if (np in out) { us += (t - out[np]) * 1e6; n++; delete out[np] }
+			if (pc !~ /^irq\//) next
+			sw++
+			if (ps ~ /^D/) out[pp] = t
+		}
+		END { printf "us=%.0f n=%d sw=%d lost=%d\n", us, n, sw, lost }' "$tfs/trace"
+	echo > "$tfs/trace"
+}
+
+# DISK (run.sh --disk): instead of null_blk, the guest's emulated SCSI disk
+# (product "bbscratch": virtio-scsi or megaraid_sas, from run-guests.sh -D),
+# its queue_depth lowered to SCSI_QD so that submitters run out of device
+# budget and completions rerun the hw queues (scsi_run_queue_async(),
+# blk_mq_sched_restart()), as on seed 004's megaraid_sas, where interrupt
+# threads then meet in blk_mq_run_hw_queue().  Per case, with the BENCH and
+# LOCKSTAT lines, the interrupt threads' blocked time:
+#   IRQBLK kernel=K sched=S jobs=N ios=I us=U n=N sw=W lost=L
+if [ "${DISK:-null_blk}" != null_blk ]; then
+	dev= i=0
+	# SCSI scans asynchronously: up to 30 s for the disk to show up
+	while [ -z "$dev" ] && [ $i -lt 30 ]; do
+		for m in /sys/block/sd*/device/model; do
+			grep -qs '^bbscratch' "$m" || continue
+			dev=${m#/sys/block/}; dev=${dev%%/*}
+			break
+		done
+		[ -n "$dev" ] || sleep 1
+		i=$((i + 1))
+	done
+	if [ -z "$dev" ]; then
+		echo "BENCH kernel=$KERNEL sched=none jobs=0 iops=NA merges=NA disk=missing"
+		exit 0
+	fi
+	echo "${SCSI_QD:-16}" > "/sys/block/$dev/device/queue_depth"
+	echo "disk: $DISK $dev queue_depth $(cat "/sys/block/$dev/device/queue_depth")" \
+		"hw queues $(ls -d /sys/block/"$dev"/mq/* | wc -l)"
+	for sched in $SCHEDS; do
+		for jobs in $JOBS; do
+			if ! echo "$sched" > "/sys/block/$dev/queue/scheduler"; then
+				echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=NA merges=NA"
+				continue
+			fi
+			read -ra st0 < "/sys/block/$dev/stat"
+			[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
+			irqblk_start && ib=1 || ib=
+			iops=$(bench_fio "/dev/$dev" "$jobs")
+			[ -z "$ib" ] || blk=$(irqblk_stop)
+			read -ra st1 < "/sys/block/$dev/stat"
+			merges=$(( st1[1] + st1[5] - st0[1] - st0[5] ))
+			ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
+			echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=${iops:-NA} merges=$merges"
+			[ -z "$ib" ] || echo "IRQBLK kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios $blk"
+			bench_lockstat "LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios"
+		done
+	done
+	exit 0
+fi
+
 for sched in $SCHEDS; do
 	for jobs in $JOBS; do
 		mkdir "$nullb" || exit 1

@@ -13,8 +13,8 @@
 # with the kernels and a QEMU, to a bigger machine.
 #
 # usage: run-guests.sh [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-r ROUNDS]
-#                      [-t TIMEOUT] [-x APPEND] [-n CASES] [-N IMG] [-l]
-#                      [-L FILE] -o OUTDIR BASE PATCHED INITRAMFS
+#                      [-t TIMEOUT] [-x APPEND] [-n CASES] [-N IMG] [-D KIND:IMG]
+#                      [-l] [-L FILE] -o OUTDIR BASE PATCHED INITRAMFS
 #   -q QEMU     QEMU binary or wrapper (default qemu-system-x86_64)
 #   -a ACCEL    tcg (default) or kvm
 #   -x APPEND   extra kernel command line, e.g. "bb.jobs=1,8,32 bb.runtime=20"
@@ -22,6 +22,9 @@
 #               from the first guest)
 #   -N IMG      give each guest an emulated NVMe controller (2 I/O queue
 #               pairs) with IMG as its namespace (run.sh --holds)
+#   -D KIND:IMG a scratch disk on IMG, product "bbscratch" (run.sh --disk):
+#               KIND virtio-scsi (one request queue per vCPU) or megasas
+#               (LSI MegaRAID SAS 2108, megasas-gen2: the megaraid_sas driver)
 #   -l          lock_stat guests (kernels built with configs/lockstat.config):
 #               keep only their LOCKSTAT lines in OUTDIR/results.txt and
 #               write no report; their IOPS, under lockdep, are not compared
@@ -33,7 +36,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 qemu=qemu-system-x86_64 accel=tcg smp=2 mem=4G rounds=8 tmo=1800 xappend= out= ncase=
 dev_args=() lsonly= lsfile=
-while getopts "q:a:s:m:r:t:x:n:N:lL:o:" opt; do
+while getopts "q:a:s:m:r:t:x:n:N:D:lL:o:" opt; do
 	case $opt in
 	q) qemu=$OPTARG ;;
 	a) accel=$OPTARG ;;
@@ -46,6 +49,15 @@ while getopts "q:a:s:m:r:t:x:n:N:lL:o:" opt; do
 	N) [ -w "$OPTARG" ] || { echo "run-guests: cannot write $OPTARG" >&2; exit 2; }
 	   dev_args=(-drive "file=$OPTARG,if=none,id=bbnvme,format=raw"
 		     -device "nvme,serial=bbnvme,drive=bbnvme,max_ioqpairs=2") ;;
+	D) img=${OPTARG#*:}
+	   [ -w "$img" ] || { echo "run-guests: cannot write $img" >&2; exit 2; }
+	   dev_args=(-drive "file=$img,if=none,id=bbdisk,format=raw")
+	   case ${OPTARG%%:*} in
+	   virtio-scsi) dev_args+=(-device "virtio-scsi-pci,id=bbhba,num_queues=@SMP@") ;;
+	   megasas) dev_args+=(-device "megasas-gen2,id=bbhba") ;;
+	   *) echo "run-guests: -D ${OPTARG%%:*}: virtio-scsi or megasas" >&2; exit 2 ;;
+	   esac
+	   dev_args+=(-device "scsi-hd,drive=bbdisk,bus=bbhba.0,product=bbscratch") ;;
 	l) lsonly=1 ;;
 	L) [ -r "$OPTARG" ] || { echo "run-guests: cannot read $OPTARG" >&2; exit 2; }
 	   lsfile=$OPTARG ;;
@@ -55,13 +67,14 @@ while getopts "q:a:s:m:r:t:x:n:N:lL:o:" opt; do
 done
 shift $((OPTIND - 1))
 if [ $# -ne 3 ] || [ -z "$out" ]; then
-	echo "usage: $0 [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-r ROUNDS] [-t TIMEOUT] [-x APPEND] [-n CASES] [-N IMG] [-l] [-L FILE] -o OUTDIR BASE PATCHED INITRAMFS" >&2
+	echo "usage: $0 [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-r ROUNDS] [-t TIMEOUT] [-x APPEND] [-n CASES] [-N IMG] [-D KIND:IMG] [-l] [-L FILE] -o OUTDIR BASE PATCHED INITRAMFS" >&2
 	exit 2
 fi
 for v in "smp:$smp" "rounds:$rounds" "tmo:$tmo" ${ncase:+"ncase:$ncase"}; do
 	[[ ${v#*:} =~ ^[1-9][0-9]*$ ]] ||
 		{ echo "run-guests: ${v%%:*} '${v#*:}' is not a positive number" >&2; exit 2; }
 done
+dev_args=("${dev_args[@]//@SMP@/$smp}")
 declare -A kernel=([base]=$1 [patched]=$2)
 initrd=$3
 for f in "${kernel[base]}" "${kernel[patched]}" "$initrd"; do
@@ -75,7 +88,7 @@ tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
 esac
 mkdir -p "$out" || exit 1
 results=$out/results.txt
-keep='BENCH|LOCKSTAT|HOLD'
+keep='BENCH|LOCKSTAT|HOLD|IRQBLK'
 [ -z "$lsonly" ] || keep=LOCKSTAT
 : > "$results"
 rc=0 qpid=

@@ -28,6 +28,11 @@
 # of their own in md: per scheduler, nr_requests and tracer, the maximum and
 # the median over the rounds for each kernel, and where the longest section
 # of each kernel started and ended.
+# IRQBLK lines (run.sh --disk on PREEMPT_RT: the time interrupt threads
+# spent blocked) add a table to md: per 1000 I/Os, the mean over rounds of
+# the blocked time, of the blocked periods and of all the interrupt threads'
+# switch-outs (0: the trace saw none of them), beside MB/s (mean IOPS x
+# 4 KiB, the benchmark's block size), and the trace events lost in all rounds.
 # Without -v scheds/jobs, they are listed in the order they appear.
 function kv(s, k,   a, i, n) { n = split(s, a, " "); for (i = 1; i <= n; i++) if (a[i] ~ "^" k "=") return substr(a[i], length(k) + 2); return "" }
 function tq(df) {	# two-sided 95% quantile of Student's t
@@ -52,6 +57,12 @@ $1 == "HOLD" {
 	if (!((k, hk) in hmax) || u + 0 > hmax[k, hk]) { hmax[k, hk] = u + 0; hwhere[k, hk] = kv($0, "where") }
 	if (fmt == "holdcsv") hrows = hrows sprintf("%s,%s,%s,%s,%s,%s,%s,\"%s\"\n", k, kv($0, "sched"), kv($0, "nr"),
 		kv($0, "tracer"), kv($0, "round") == "" ? 1 : kv($0, "round"), u, kv($0, "resets"), kv($0, "where"))
+	next
+}
+$1 == "IRQBLK" {
+	k = kv($0, "kernel"); ios = kv($0, "ios"); bk = k SUBSEP kv($0, "sched") SUBSEP kv($0, "jobs")
+	if (ios > 0) { ibus[bk] += 1000 * kv($0, "us") / ios; ibn[bk] += 1000 * kv($0, "n") / ios; ibsw[bk] += 1000 * kv($0, "sw") / ios; ibc[bk]++ }
+	iblost[bk] += kv($0, "lost"); nirq++
 	next
 }
 $1 != "BENCH" && $1 != "LOCKSTAT" { next }
@@ -197,6 +208,7 @@ END {
 	if (fmt == "json") { printf "\n]\n"; exit 0 }
 	if (fmt != "md") exit 0
 	if (nh) holds_md()
+	if (nirq) irqblk_md()
 	for (c in classes) {
 		printf "\nlock_stat %s: acquisitions and contentions per I/O, longest hold in us:\n\n", c
 		printf "| sched | jobs | base acq | base con | base hold | patched acq | patched con | patched hold |\n"
@@ -207,6 +219,21 @@ END {
 				dash(fl(acq, "base", s, j, c)), dash(fl(con, "base", s, j, c)), dash(hl("base", s, j, c)),
 				dash(fl(acq, "patched", s, j, c)), dash(fl(con, "patched", s, j, c)), dash(hl("patched", s, j, c))
 		}
+	}
+}
+function ib(arr, k, s, j,   bk) { bk = k SUBSEP s SUBSEP j; return ibc[bk] ? sprintf("%.1f", arr[bk] / ibc[bk]) : "" }
+function mbs(k, s, j) { return n[k, s, j] ? sprintf("%.1f", sum[k, s, j] / n[k, s, j] * 4096 / 1e6) : "" }
+function irqblk_md(   a, b, s, j) {
+	printf "\nInterrupt threads blocked (switched out in state D, which under PREEMPT_RT includes a wait for a spinlock_t), per 1000 I/Os, mean over rounds:\n\n"
+	printf "| sched | jobs | base MB/s | patched MB/s | base blocked us | patched blocked us | base blocked periods | patched blocked periods | switch-outs base/patched | trace events lost |\n"
+	printf "|---|---|---|---|---|---|---|---|---|---|\n"
+	for (a = 1; a <= ns; a++) for (b = 1; b <= nj; b++) {
+		s = S[a]; j = J[b]
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | %d |\n", s, j, dash(mbs("base", s, j)),
+			dash(mbs("patched", s, j)), dash(ib(ibus, "base", s, j)), dash(ib(ibus, "patched", s, j)),
+			dash(ib(ibn, "base", s, j)), dash(ib(ibn, "patched", s, j)),
+			dash(ib(ibsw, "base", s, j)), dash(ib(ibsw, "patched", s, j)),
+			iblost["base" SUBSEP s SUBSEP j] + iblost["patched" SUBSEP s SUBSEP j]
 	}
 }
 function fl(arr, k, s, j, c) { return nl[k, s, j, c] ? sprintf("%.3f", arr[k, s, j, c] / nl[k, s, j, c]) : "" }

@@ -9,7 +9,8 @@
 
 # --- run.sh: bad arguments, and nothing fetched ---------------------------
 for a in "--smp abc" "--rounds 0" "--runtime -1" "--jobs 1,x" "--scheds none,foo" \
-	 "--irqmode 5" "--rw bogus" "--label base" "--jobs"; do
+	 "--irqmode 5" "--rw bogus" "--label base" "--jobs" "--disk sata" \
+	 "--disk megasas --ublk pc" "--scsi-qd 0"; do
 	# shellcheck disable=SC2086
 	expect_fail "^block-batch: error: " "$TOP/scripts/run.sh" $a
 done
@@ -34,6 +35,22 @@ grep -q '^| bfq | 2048 | irqsoff | 60 | 50 | 300 | 300 | e,f | c,d |$' "$T/hrep/
 [ "$(grep -c '^base,bfq,2048,irqsoff,' "$T/hrep/holds.csv")" -eq 2 ] ||
 	{ cat "$T/hrep/holds.csv"; fail "holds.csv does not hold both base cases"; }
 echo "ok: the holds table: maximum and median per kernel, where the longest section was"
+
+# --- the report of run.sh --disk: interrupt threads' blocked time --------
+# per 1000 I/Os, averaged over rounds; MB/s from IOPS x 4 KiB; lost events
+# summed, so that a trace that overflowed shows
+{
+	for r in 1 2; do
+		echo "BENCH kernel=base sched=none jobs=4 iops=1000 merges=0 round=$r"
+		echo "IRQBLK kernel=base sched=none jobs=4 ios=10000 us=$((r * 4000)) n=300 sw=5000 lost=0 round=$r"
+		echo "BENCH kernel=patched sched=none jobs=4 iops=2000 merges=0 round=$r"
+		echo "IRQBLK kernel=patched sched=none jobs=4 ios=20000 us=100 n=10 sw=4000 lost=$r round=$r"
+	done
+} > "$T/irq.txt"
+"$TOP/scripts/bench/report.sh" "$T/irq.txt" "$T/irep" > "$T/irep.out" || fail "report.sh failed on IRQBLK lines"
+grep -q '^| none | 4 | 4.1 | 8.2 | 600.0 | 5.0 | 30.0 | 0.5 | 500.0/200.0 | 3 |$' "$T/irep/table.md" ||
+	{ cat "$T/irep/table.md"; fail "the interrupt-thread table is wrong"; }
+echo "ok: the interrupt-thread table: blocked time and periods per 1000 I/Os, MB/s, lost events"
 
 # --- the report: figures, spread, verdicts, formats -----------------------
 # 5 rounds; none: equal; mq-deadline: 1.5x; bfq: the same on average but
