@@ -43,7 +43,8 @@
 #                (default 16) so that completions rerun the queues (seed
 #                004's scenario; with -f configs/rt.config, on PREEMPT_RT).
 #                Also reported: the time interrupt threads spend blocked
-#                (IRQBLK lines, from sched_switch events; PREEMPT_RT only)
+#                (IRQBLK lines, from sched_switch and sched_wakeup events;
+#                only where handlers run in threads, as under PREEMPT_RT)
 #   -f FRAGMENT  extra config fragment for both kernels (e.g. configs/rt.config)
 #   --debug      keep configs/debug.config (lockdep) in; off by default, as
 #                lockdep dwarfs what is measured
@@ -234,8 +235,12 @@ if [ -n "$lockstat" ]; then
 		echo "block-batch: the lock_stat guests did not all finish; their table is partial" >&2
 	lsres=(-L "$out/lockstat/results.txt")
 fi
+# per case: fio's runtime, setup, and with --disk the trace's parse; per
+# guest: boot, and with --disk up to 30 s for the SCSI scan
+slack=30 gslack=120
+[ "$disk" = null_blk ] || slack=60 gslack=180
 stage boot "$BB_TOP/scripts/bench/run-guests.sh" -s "$smp" -r "$rounds" -n "$ncase" \
-	-t $(( ncase * (runtime + 30) + 120 )) -o "$out" "${nvme[@]}" \
+	-t $(( ncase * (runtime + slack) + gslack )) -o "$out" "${nvme[@]}" \
 	"${lsres[@]}" "$(cat "$BB_OUT/$tag-base.bzImage")" \
 	"$(cat "$BB_OUT/$tag-patched.bzImage")" "$BB_OUT/$tag.cpio.gz"
 rc=$?

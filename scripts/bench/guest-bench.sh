@@ -6,7 +6,8 @@
 # the kernel (bb.kernel=base|patched, set by scripts/bench/run-guests.sh)
 # and may override bb.scheds=, bb.jobs= (comma-separated lists) and
 # bb.runtime=.  With HOLDS_NR, the longest irq-off and preempt-off sections
-# instead, and with UBLK_MODES kublk's null target (both below).
+# instead, with UBLK_MODES kublk's null target, and with DISK an emulated
+# SCSI disk (all below).
 # Otherwise, for each scheduler and job count: a fresh null_blk set up as in
 # the 2025 "request batch dispatching for sq elevator" cover letter
 # (submit_queues scaled to the vCPUs), then its fio command.  One line per
@@ -114,46 +115,62 @@ if [ -n "${UBLK_MODES:-}" ]; then
 	exit 0
 fi
 
-# irqblk_start, irqblk_stop -- the time the interrupt threads ("irq/*":
-#   every handler under PREEMPT_RT, where spinlock_t is a sleeping lock)
-#   spend blocked, from sched_switch events: from a switch out in state D
-#   (which includes TASK_RTLOCK_WAIT, a wait for a spinlock_t) to the next
-#   switch in.  irqblk_stop prints "us=U n=N sw=W lost=L": blocked time in
-#   us, blocked periods, interrupt-thread switch-outs seen in any state (0:
-#   the trace saw nothing, and U says nothing), events the trace buffer lost
-#   (nonzero: U is too low).
-#   Nothing is printed where no interrupt thread exists (no forced
-#   threading) or the kernel has no sched_switch event.
+# irqblk_start, irqblk_stop -- the time the interrupt threads ("irq/*": the
+#   drivers' handlers under PREEMPT_RT, which forces them into threads and
+#   makes spinlock_t a sleeping lock) spend blocked: from a switch out in
+#   state D (which includes TASK_RTLOCK_WAIT, a wait for a spinlock_t) to
+#   the thread's next wakeup (sched_switch and sched_wakeup events; to its
+#   next switch in where the wakeup was not seen).  irqblk_stop prints
+#   "us=U n=N sw=W lost=L": blocked time in us, blocked periods,
+#   interrupt-thread switch-outs seen in any state (0: the trace saw
+#   nothing, and U says nothing), events the trace buffer lost (nonzero: U
+#   is unreliable, usually too low).  Nothing is printed where no interrupt
+#   thread exists (no forced threading), the kernel has no sched events, or
+#   in the lock_stat guests (their lines are not kept).
 tfs=/sys/kernel/tracing
+irqblk_events="sched_switch sched_wakeup"
 irqblk_start() {
-	grep -qs '^irq/' /proc/[0-9]*/comm && [ -d "$tfs/events/sched/sched_switch" ] ||
-		return 1
+	local ev
+
+	[ ! -e /proc/lock_stat ] && grep -qs '^irq/' /proc/[0-9]*/comm || return 1
+	for ev in $irqblk_events; do
+		[ -d "$tfs/events/sched/$ev" ] || return 1
+	done
 	echo 0 > "$tfs/tracing_on"
 	echo nop > "$tfs/current_tracer"
-	echo 16384 > "$tfs/buffer_size_kb"
+	echo 8192 > "$tfs/buffer_size_kb"
 	echo 'prev_comm ~ "irq/*" || next_comm ~ "irq/*"' > "$tfs/events/sched/sched_switch/filter" &&
-		echo 1 > "$tfs/events/sched/sched_switch/enable" || return 1
+		echo 'comm ~ "irq/*"' > "$tfs/events/sched/sched_wakeup/filter" || return 1
+	for ev in $irqblk_events; do
+		echo 1 > "$tfs/events/sched/$ev/enable" || return 1
+	done
 	echo > "$tfs/trace"
 	echo 1 > "$tfs/tracing_on"
 }
 irqblk_stop() {
-	local lost
+	local lost ev
 
 	echo 0 > "$tfs/tracing_on"
-	echo 0 > "$tfs/events/sched/sched_switch/enable"
-	echo 0 > "$tfs/events/sched/sched_switch/filter"
+	for ev in $irqblk_events; do
+		echo 0 > "$tfs/events/sched/$ev/enable"
+		echo 0 > "$tfs/events/sched/$ev/filter"
+	done
 	lost=$(cat "$tfs"/per_cpu/cpu*/stats 2>/dev/null |
 		awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }')
 	awk -v lost="$lost" '
-		/sched_switch:/ {
+		function ended(pid) { if (pid in out) { us += (t - out[pid]) * 1e6; n++; delete out[pid] } }
+		/ sched_(switch|wakeup): / {
 			for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; break }
+			pc = pp = ps = np = wp = ""
 			for (i = 1; i <= NF; i++) {
 				if ($i ~ /^prev_comm=/) pc = substr($i, 11)
 				else if ($i ~ /^prev_pid=/) pp = substr($i, 10)
 				else if ($i ~ /^prev_state=/) ps = substr($i, 12)
 				else if ($i ~ /^next_pid=/) np = substr($i, 10)
+				else if ($i ~ /^pid=/) wp = substr($i, 5)
 			}
-			if (np in out) { us += (t - out[np]) * 1e6; n++; delete out[np] }
+			if (/ sched_wakeup: /) { ended(wp); next }
+			ended(np)
 			if (pc !~ /^irq\//) next
 			sw++
 			if (ps ~ /^D/) out[pp] = t
@@ -182,13 +199,24 @@ if [ "${DISK:-null_blk}" != null_blk ]; then
 		[ -n "$dev" ] || sleep 1
 		i=$((i + 1))
 	done
-	if [ -z "$dev" ]; then
-		echo "BENCH kernel=$KERNEL sched=none jobs=0 iops=NA merges=NA disk=missing"
-		exit 0
+	qd=
+	if [ -n "$dev" ]; then
+		echo "${SCSI_QD:-16}" > "/sys/block/$dev/device/queue_depth"
+		qd=$(cat "/sys/block/$dev/device/queue_depth")
 	fi
-	echo "${SCSI_QD:-16}" > "/sys/block/$dev/device/queue_depth"
-	echo "disk: $DISK $dev queue_depth $(cat "/sys/block/$dev/device/queue_depth")" \
-		"hw queues $(ls -d /sys/block/"$dev"/mq/* | wc -l)"
+	if [ -z "$dev" ] || [ "$qd" != "${SCSI_QD:-16}" ]; then
+		# every case NA, so that the report names each one
+		why="no disk with model bbscratch"
+		[ -z "$dev" ] || why="$dev: queue_depth ${SCSI_QD:-16} refused (${qd:-none})"
+		echo "disk: $DISK: $why"
+		for sched in $SCHEDS; do
+			for jobs in $JOBS; do
+				echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=NA merges=NA"
+			done
+		done
+		exit 1
+	fi
+	echo "disk: $DISK $dev queue_depth $qd hw queues $(ls -d /sys/block/"$dev"/mq/* | wc -l)"
 	for sched in $SCHEDS; do
 		for jobs in $JOBS; do
 			if ! echo "$sched" > "/sys/block/$dev/queue/scheduler"; then

@@ -22,7 +22,8 @@
 #               from the first guest)
 #   -N IMG      give each guest an emulated NVMe controller (2 I/O queue
 #               pairs) with IMG as its namespace (run.sh --holds)
-#   -D KIND:IMG a scratch disk on IMG, product "bbscratch" (run.sh --disk):
+#   -D KIND:IMG a scratch disk on IMG, product "bbscratch", non-rotational
+#               (run.sh --disk):
 #               KIND virtio-scsi (one request queue per vCPU) or megasas
 #               (LSI MegaRAID SAS 2108, megasas-gen2: the megaraid_sas driver)
 #   -l          lock_stat guests (kernels built with configs/lockstat.config):
@@ -57,7 +58,8 @@ while getopts "q:a:s:m:r:t:x:n:N:D:lL:o:" opt; do
 	   megasas) dev_args+=(-device "megasas-gen2,id=bbhba") ;;
 	   *) echo "run-guests: -D ${OPTARG%%:*}: virtio-scsi or megasas" >&2; exit 2 ;;
 	   esac
-	   dev_args+=(-device "scsi-hd,drive=bbdisk,bus=bbhba.0,product=bbscratch") ;;
+	   # non-rotational, like null_blk: bfq does not idle on it
+	   dev_args+=(-device "scsi-hd,drive=bbdisk,bus=bbhba.0,product=bbscratch,rotation_rate=1") ;;
 	l) lsonly=1 ;;
 	L) [ -r "$OPTARG" ] || { echo "run-guests: cannot read $OPTARG" >&2; exit 2; }
 	   lsfile=$OPTARG ;;

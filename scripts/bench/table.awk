@@ -224,7 +224,7 @@ END {
 function ib(arr, k, s, j,   bk) { bk = k SUBSEP s SUBSEP j; return ibc[bk] ? sprintf("%.1f", arr[bk] / ibc[bk]) : "" }
 function mbs(k, s, j) { return n[k, s, j] ? sprintf("%.1f", sum[k, s, j] / n[k, s, j] * 4096 / 1e6) : "" }
 function irqblk_md(   a, b, s, j) {
-	printf "\nInterrupt threads blocked (switched out in state D, which under PREEMPT_RT includes a wait for a spinlock_t), per 1000 I/Os, mean over rounds:\n\n"
+	printf "\nInterrupt threads blocked (from a switch out in state D, which under PREEMPT_RT includes a wait for a spinlock_t, to the wakeup), per 1000 I/Os, mean over rounds:\n\n"
 	printf "| sched | jobs | base MB/s | patched MB/s | base blocked us | patched blocked us | base blocked periods | patched blocked periods | switch-outs base/patched | trace events lost |\n"
 	printf "|---|---|---|---|---|---|---|---|---|---|\n"
 	for (a = 1; a <= ns; a++) for (b = 1; b <= nj; b++) {
