@@ -213,15 +213,15 @@ if [ -n "$pack" ]; then
 fi
 
 ncase=$(( $(wc -w <<<"$scheds") * $(wc -w <<<"$jobs") ))
-nvme=()
+guest_disk=()
 if [ -n "$holds" ]; then
 	# 2 cases (bfq, mq-deadline) per nr_requests; a namespace of its own
 	ncase=$(( 2 * $(wc -w <<<"$holds_nr") ))
 	truncate -s 256M "$BB_OUT/$tag-nvme.img" || die "cannot create $BB_OUT/$tag-nvme.img"
-	nvme=(-N "$BB_OUT/$tag-nvme.img")
+	guest_disk=(-N "$BB_OUT/$tag-nvme.img")
 elif [ "$disk" != null_blk ]; then
 	truncate -s 1G "$BB_OUT/$tag-$disk.img" || die "cannot create $BB_OUT/$tag-$disk.img"
-	nvme=(-D "$disk:$BB_OUT/$tag-$disk.img")
+	guest_disk=(-D "$disk:$BB_OUT/$tag-$disk.img")
 fi
 out=$BB_OUT/$tag-smp$smp lsres=()
 [ "$disk" = null_blk ] || out+=-$disk
@@ -229,7 +229,7 @@ if [ -n "$lockstat" ]; then
 	# one guest per kernel: counts per I/O, not timings.  A failed guest
 	# leaves its cases out of the lock_stat table, not the IOPS run.
 	stage boot-lockstat "$BB_TOP/scripts/bench/run-guests.sh" -l -s "$smp" -r 1 \
-		-n "$ncase" -t $(( ncase * (runtime + 60) + 180 )) -o "$out/lockstat" "${nvme[@]}" \
+		-n "$ncase" -t $(( ncase * (runtime + 60) + 180 )) -o "$out/lockstat" "${guest_disk[@]}" \
 		"$(cat "$BB_OUT/$tag-lockstat-base.bzImage")" \
 		"$(cat "$BB_OUT/$tag-lockstat-patched.bzImage")" "$BB_OUT/$tag.cpio.gz" ||
 		echo "block-batch: the lock_stat guests did not all finish; their table is partial" >&2
@@ -240,7 +240,7 @@ fi
 slack=30 gslack=120
 [ "$disk" = null_blk ] || slack=60 gslack=180
 stage boot "$BB_TOP/scripts/bench/run-guests.sh" -s "$smp" -r "$rounds" -n "$ncase" \
-	-t $(( ncase * (runtime + slack) + gslack )) -o "$out" "${nvme[@]}" \
+	-t $(( ncase * (runtime + slack) + gslack )) -o "$out" "${guest_disk[@]}" \
 	"${lsres[@]}" "$(cat "$BB_OUT/$tag-base.bzImage")" \
 	"$(cat "$BB_OUT/$tag-patched.bzImage")" "$BB_OUT/$tag.cpio.gz"
 rc=$?

@@ -179,6 +179,31 @@ irqblk_stop() {
 	echo > "$tfs/trace"
 }
 
+# bench_case DEV SCHED JOBS [irqblk] -- one case on /dev/DEV: select SCHED
+#   (NA if it cannot be), run the fio command, and print the BENCH line,
+#   with irqblk the IRQBLK line, and on CONFIG_LOCK_STAT kernels the
+#   LOCKSTAT lines; merges and I/Os are counted over the fio run only
+#   (deltas of /sys/block/DEV/stat), the I/Os to make lock_stat per I/O
+bench_case() {
+	local dev=$1 sched=$2 jobs=$3 ib= blk= iops st0 st1 merges ios
+
+	if ! echo "$sched" > "/sys/block/$dev/queue/scheduler"; then
+		echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=NA merges=NA"
+		return 1
+	fi
+	read -ra st0 < "/sys/block/$dev/stat"
+	[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
+	[ "${4:-}" != irqblk ] || ! irqblk_start || ib=1
+	iops=$(bench_fio "/dev/$dev" "$jobs")
+	[ -z "$ib" ] || blk=$(irqblk_stop)
+	read -ra st1 < "/sys/block/$dev/stat"
+	merges=$(( st1[1] + st1[5] - st0[1] - st0[5] ))
+	ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
+	echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=${iops:-NA} merges=$merges"
+	[ -z "$ib" ] || echo "IRQBLK kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios $blk"
+	bench_lockstat "LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios"
+}
+
 # DISK (run.sh --disk): instead of null_blk, the guest's emulated SCSI disk
 # (product "bbscratch": virtio-scsi or megaraid_sas, from run-guests.sh -D),
 # its queue_depth lowered to SCSI_QD so that submitters run out of device
@@ -219,21 +244,7 @@ if [ "${DISK:-null_blk}" != null_blk ]; then
 	echo "disk: $DISK $dev queue_depth $qd hw queues $(ls -d /sys/block/"$dev"/mq/* | wc -l)"
 	for sched in $SCHEDS; do
 		for jobs in $JOBS; do
-			if ! echo "$sched" > "/sys/block/$dev/queue/scheduler"; then
-				echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=NA merges=NA"
-				continue
-			fi
-			read -ra st0 < "/sys/block/$dev/stat"
-			[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
-			irqblk_start && ib=1 || ib=
-			iops=$(bench_fio "/dev/$dev" "$jobs")
-			[ -z "$ib" ] || blk=$(irqblk_stop)
-			read -ra st1 < "/sys/block/$dev/stat"
-			merges=$(( st1[1] + st1[5] - st0[1] - st0[5] ))
-			ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
-			echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=${iops:-NA} merges=$merges"
-			[ -z "$ib" ] || echo "IRQBLK kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios $blk"
-			bench_lockstat "LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios"
+			bench_case "$dev" "$sched" "$jobs" irqblk
 		done
 	done
 	exit 0
@@ -249,18 +260,7 @@ for sched in $SCHEDS; do
 			echo "${kv#*=}" > "$nullb/${kv%%=*}"
 		done
 		echo 1 > "$nullb/power"
-		if ! echo "$sched" > /sys/block/bbbench/queue/scheduler; then
-			echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=NA merges=NA"
-			echo 0 > "$nullb/power"; rmdir "$nullb"
-			continue
-		fi
-		[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
-		iops=$(bench_fio /dev/bbbench "$jobs")
-		merges=$(awk '{ print $2 + $6 }' /sys/block/bbbench/stat)
-		echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=${iops:-NA} merges=$merges"
-		# CONFIG_LOCK_STAT: with the I/O count, to make them per I/O
-		ios=$(awk '{ print $1 + $5 }' /sys/block/bbbench/stat)
-		bench_lockstat "LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios"
+		bench_case bbbench "$sched" "$jobs"
 		echo 0 > "$nullb/power"
 		rmdir "$nullb"
 	done

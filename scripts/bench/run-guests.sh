@@ -36,7 +36,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 qemu=qemu-system-x86_64 accel=tcg smp=2 mem=4G rounds=8 tmo=1800 xappend= out= ncase=
-dev_args=() lsonly= lsfile=
+dev_args=() lsonly= lsfile= scsi_kind= scsi_img=
 while getopts "q:a:s:m:r:t:x:n:N:D:lL:o:" opt; do
 	case $opt in
 	q) qemu=$OPTARG ;;
@@ -50,16 +50,12 @@ while getopts "q:a:s:m:r:t:x:n:N:D:lL:o:" opt; do
 	N) [ -w "$OPTARG" ] || { echo "run-guests: cannot write $OPTARG" >&2; exit 2; }
 	   dev_args=(-drive "file=$OPTARG,if=none,id=bbnvme,format=raw"
 		     -device "nvme,serial=bbnvme,drive=bbnvme,max_ioqpairs=2") ;;
-	D) img=${OPTARG#*:}
-	   [ -w "$img" ] || { echo "run-guests: cannot write $img" >&2; exit 2; }
-	   dev_args=(-drive "file=$img,if=none,id=bbdisk,format=raw")
-	   case ${OPTARG%%:*} in
-	   virtio-scsi) dev_args+=(-device "virtio-scsi-pci,id=bbhba,num_queues=@SMP@") ;;
-	   megasas) dev_args+=(-device "megasas-gen2,id=bbhba") ;;
-	   *) echo "run-guests: -D ${OPTARG%%:*}: virtio-scsi or megasas" >&2; exit 2 ;;
+	D) scsi_kind=${OPTARG%%:*} scsi_img=${OPTARG#*:}
+	   case $scsi_kind in
+	   virtio-scsi|megasas) ;;
+	   *) echo "run-guests: -D $scsi_kind: virtio-scsi or megasas" >&2; exit 2 ;;
 	   esac
-	   # non-rotational, like null_blk: bfq does not idle on it
-	   dev_args+=(-device "scsi-hd,drive=bbdisk,bus=bbhba.0,product=bbscratch,rotation_rate=1") ;;
+	   [ -w "$scsi_img" ] || { echo "run-guests: cannot write $scsi_img" >&2; exit 2; } ;;
 	l) lsonly=1 ;;
 	L) [ -r "$OPTARG" ] || { echo "run-guests: cannot read $OPTARG" >&2; exit 2; }
 	   lsfile=$OPTARG ;;
@@ -76,7 +72,17 @@ for v in "smp:$smp" "rounds:$rounds" "tmo:$tmo" ${ncase:+"ncase:$ncase"}; do
 	[[ ${v#*:} =~ ^[1-9][0-9]*$ ]] ||
 		{ echo "run-guests: ${v%%:*} '${v#*:}' is not a positive number" >&2; exit 2; }
 done
-dev_args=("${dev_args[@]//@SMP@/$smp}")
+if [ -n "$scsi_kind" ]; then
+	# after the options: virtio-scsi gets one request queue per vCPU (-s)
+	dev_args=(-drive "file=$scsi_img,if=none,id=bbdisk,format=raw")
+	if [ "$scsi_kind" = virtio-scsi ]; then
+		dev_args+=(-device "virtio-scsi-pci,id=bbhba,num_queues=$smp")
+	else
+		dev_args+=(-device "megasas-gen2,id=bbhba")
+	fi
+	# non-rotational, like null_blk: bfq does not idle on it
+	dev_args+=(-device "scsi-hd,drive=bbdisk,bus=bbhba.0,product=bbscratch,rotation_rate=1")
+fi
 declare -A kernel=([base]=$1 [patched]=$2)
 initrd=$3
 for f in "${kernel[base]}" "${kernel[patched]}" "$initrd"; do
