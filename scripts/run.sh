@@ -11,7 +11,7 @@
 #               [--runtime S] [--rounds R] [--irqmode 0|1|2] [--rw randwrite]
 #               [-f FRAGMENT] [--debug] [--kdir DIR] [--pack DIR]
 #               [--ublk "pc pc-b zc zc-b uc uc-b"] [--holds] [--no-lockstat]
-#               [--disk null_blk|virtio-scsi|megasas] [--scsi-qd N]
+#               [--disk null_blk|virtio-scsi|megasas] [--scsi-qd N] [--poll]
 #        run.sh --dev DEV --label base|patched [--write-destroys-data]
 #               [--jobs ...] [--scheds ...] [--runtime S] [--rounds R] [--rw RW]
 #   --rounds R   interleaved base/patched pairs (default 8: every ratio comes
@@ -45,6 +45,11 @@
 #                Also reported: the time interrupt threads spend blocked
 #                (IRQBLK lines, from sched_switch and sched_wakeup events;
 #                only where handlers run in threads, as under PREEMPT_RT)
+#   --poll       null_blk with a poll queue (poll_queues=1) and fio --hipri:
+#                io_uring reaps completions by polling, and null_blk ends
+#                them in batches (blk_mq_end_request_batch()), which the
+#                series also uses for requests with scheduler tags (patches
+#                17-18).  Output in out/<tag>-smpN-poll/
 #   -f FRAGMENT  extra config fragment for both kernels (e.g. configs/rt.config)
 #   --debug      keep configs/debug.config (lockdep) in; off by default, as
 #                lockdep dwarfs what is measured
@@ -58,7 +63,8 @@
 #                patched; the report compares them.  Read-only (randread,
 #                default 3 rounds) unless --write-destroys-data; a disk
 #                that is mounted, swap or held is refused.
-# Output: out/<tag>-smpN/ (with -KIND for --disk; out/dev-DEV/ for --dev):
+# Output: out/<tag>-smpN/ (with -KIND for --disk, -poll for --poll;
+# out/dev-DEV/ for --dev):
 # table.md, summary.csv, summary.json, results.csv and PNG plots
 # (scripts/bench/report.sh), the lock_stat guests' raw lines in
 # lockstat/results.txt; with --holds, table.md and holds.csv.
@@ -70,9 +76,9 @@ smp=2 jobs="1 4 16" scheds="none mq-deadline bfq" runtime=10 rounds=
 irqmode=0 rw= frags=() kdir=${KDIR:-} nodebug=-n pack= ublk= dev= devargs=() holds=
 # --holds: the nr_requests values measured, and the controller resets per case
 holds_nr="256 2048" holds_resets=4
-lockstat=1 disk=null_blk scsi_qd=16
+lockstat=1 disk=null_blk scsi_qd=16 poll=0
 usage() {
-	echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR] [--ublk MODES] [--holds] [--no-lockstat] [--disk KIND] [--scsi-qd N]" >&2
+	echo "usage: $0 [--smp N] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--irqmode M] [--rw RW] [-f FRAG] [--debug] [--kdir DIR] [--pack DIR] [--ublk MODES] [--holds] [--no-lockstat] [--disk KIND] [--scsi-qd N] [--poll]" >&2
 	echo "       $0 --dev DEV --label base|patched [--write-destroys-data] [--jobs LIST] [--scheds LIST] [--runtime S] [--rounds R] [--rw RW]" >&2
 	exit 2
 }
@@ -97,12 +103,13 @@ while [ $# -gt 0 ]; do
 	--no-lockstat) lockstat=; shift ;;
 	--disk) disk=$2; shift 2 ;;
 	--scsi-qd) scsi_qd=$2; shift 2 ;;
+	--poll) poll=1; shift ;;
 	--pack) pack=$2; shift 2 ;;
 	--ublk) ublk=$2; shift 2 ;;
 	--dev) dev=$2; shift 2 ;;
 	--label) devargs+=(--label "$2"); shift 2 ;;
 	--write-destroys-data) devargs+=("$1"); shift ;;
-	-h|--help) sed -n '3,64p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,70p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) usage ;;
 	esac
 done
@@ -127,6 +134,10 @@ virtio-scsi|megasas)
 	[ -z "$pack$ublk$holds$dev" ] || die "--disk $disk: no --pack, --ublk, --holds or --dev" ;;
 *) die "--disk: null_blk, virtio-scsi or megasas, not '$disk'" ;;
 esac
+if [ "$poll" = 1 ]; then
+	[ "$disk" = null_blk ] && [ -z "$ublk$holds$dev" ] ||
+		die "--poll: null_blk only (no --disk, --ublk, --holds or --dev)"
+fi
 [[ $irqmode =~ ^[012]$ ]] || die "--irqmode '$irqmode': 0 (none), 1 (softirq) or 2 (timer)"
 if [ -n "$dev" ]; then
 	[ -z "$pack$ublk$kdir$holds" ] && [ ${#frags[@]} -eq 0 ] ||
@@ -200,6 +211,7 @@ HOLDS_NR="${holds:+$holds_nr}"
 HOLDS_RESETS=$holds_resets
 DISK=$disk
 SCSI_QD=$scsi_qd
+POLL=$poll
 EOT
 stage initramfs "$BB_TOP/scripts/mkinitramfs.sh" \
 	${ublk:+-u "$(bb_obj_dir "$patched" "obj-$tag")"} "$patched" \
@@ -225,6 +237,7 @@ elif [ "$disk" != null_blk ]; then
 fi
 out=$BB_OUT/$tag-smp$smp lsres=()
 [ "$disk" = null_blk ] || out+=-$disk
+[ "$poll" = 0 ] || out+=-poll
 if [ -n "$lockstat" ]; then
 	# one guest per kernel: counts per I/O, not timings.  A failed guest
 	# leaves its cases out of the lock_stat table, not the IOPS run.

@@ -4,14 +4,15 @@
 # Runs inside the benchmark guest as /extra/run.  Settings come from
 # /extra/params (written by scripts/run.sh); the kernel command line names
 # the kernel (bb.kernel=base|patched, set by scripts/bench/run-guests.sh)
-# and may override bb.scheds=, bb.jobs= (comma-separated lists) and
-# bb.runtime=.  With HOLDS_NR, the longest irq-off and preempt-off sections
-# instead, with UBLK_MODES kublk's null target, and with DISK an emulated
-# SCSI disk (all below).
+# and may override bb.scheds=, bb.jobs= (comma-separated lists),
+# bb.runtime= and bb.poll=.  With HOLDS_NR, the longest irq-off and
+# preempt-off sections instead, with UBLK_MODES kublk's null target, and
+# with DISK an emulated SCSI disk (all below).
 # Otherwise, for each scheduler and job count: a fresh null_blk set up as in
 # the 2025 "request batch dispatching for sq elevator" cover letter
-# (submit_queues scaled to the vCPUs), then its fio command.  One line per
-# case:
+# (submit_queues scaled to the vCPUs), then its fio command; with POLL=1
+# (run.sh --poll, or bb.poll=1 on the command line) plus one poll queue,
+# and fio reaps its completions by polling (--hipri).  One line per case:
 #   BENCH kernel=K sched=S jobs=N iops=I merges=M
 
 . /extra/params
@@ -21,6 +22,7 @@ for arg in $(cat /proc/cmdline); do
 	bb.scheds=*) SCHEDS=${arg#*=}; SCHEDS=${SCHEDS//,/ } ;;
 	bb.jobs=*) JOBS=${arg#*=}; JOBS=${JOBS//,/ } ;;
 	bb.runtime=*) RUNTIME=${arg#*=} ;;
+	bb.poll=*) POLL=${arg#*=} ;;
 	esac
 done
 nullb=/sys/kernel/config/nullb/bbbench
@@ -185,8 +187,9 @@ irqblk_stop() {
 #   LOCKSTAT lines; merges and I/Os are counted over the fio run only
 #   (deltas of /sys/block/DEV/stat), the I/Os to make lock_stat per I/O
 bench_case() {
-	local dev=$1 sched=$2 jobs=$3 ib= blk= iops st0 st1 merges ios
+	local dev=$1 sched=$2 jobs=$3 ib= blk= iops st0 st1 merges ios hipri=
 
+	[ "${POLL:-0}" = 0 ] || hipri=1
 	if ! echo "$sched" > "/sys/block/$dev/queue/scheduler"; then
 		echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=NA merges=NA"
 		return 1
@@ -194,7 +197,7 @@ bench_case() {
 	read -ra st0 < "/sys/block/$dev/stat"
 	[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
 	[ "${4:-}" != irqblk ] || ! irqblk_start || ib=1
-	iops=$(bench_fio "/dev/$dev" "$jobs")
+	iops=$(bench_fio "/dev/$dev" "$jobs" ${hipri:+--hipri})
 	[ -z "$ib" ] || blk=$(irqblk_stop)
 	read -ra st1 < "/sys/block/$dev/stat"
 	merges=$(( st1[1] + st1[5] - st0[1] - st0[5] ))
@@ -256,7 +259,7 @@ for sched in $SCHEDS; do
 		for kv in completion_nsec=0 blocksize=512 home_node=0 \
 			  irqmode="$IRQMODE" submit_queues="$(nproc)" \
 			  hw_queue_depth=1024 size=1024 memory_backed=0 \
-			  queue_mode=2; do
+			  queue_mode=2 poll_queues="${POLL:-0}"; do
 			echo "${kv#*=}" > "$nullb/${kv%%=*}"
 		done
 		echo 1 > "$nullb/power"

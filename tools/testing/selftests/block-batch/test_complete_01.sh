@@ -1,0 +1,149 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Completion batches of requests with scheduler tags.  A driver's completion
+# batch (blk_mq_add_to_batch(), ended by blk_mq_end_request_batch()) now
+# takes requests that hold scheduler tags: their elevator data must be
+# finished, their scheduler tags and driver tags given back, and bfq must
+# finish each run of requests under one scheduler lock hold (its
+# ->finish_requests(), at most 32 requests per call).
+#
+# null_blk with one poll queue, memory backed: fio (io_uring, --hipri, 4 jobs
+# at iodepth 48 against 128 scheduler tags, write + crc32c verify) reaps its
+# completions by polling, and null_poll() puts every polled request into the
+# poller's batch.  Kprobes count the batches ended in fio's tasks
+# (blk_mq_end_request_batch) and bfq's calls (bfq_finish_requests, with
+# their request count).  For none (the control: batches happen at all),
+# mq-deadline and bfq:
+#  - the data reads back (fio verify);
+#  - completion batches were ended while the scheduler was in use;
+#  - bfq finished them through bfq_finish_requests(), never more than 32
+#    requests per call;
+#  - once idle, every tag and scheduler tag is back (_check_idle).
+# A scheduler tag that a batch does not give back runs the queue out of
+# tags: the watchdog reports the stall (no progress), _check_idle the leak.
+# Skips when polling produced no batch without a scheduler (nothing to
+# test), or when the kernel has no kprobe events or inlined a probed
+# function.
+
+. "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
+
+GROUP=bb_complete
+PROBES=(
+	"batch blk_mq_end_request_batch"
+	"bfq bfq_finish_requests nr=\$arg2:u32"
+)
+
+_require_root
+_require_program fio
+_require_program awk
+_require_fio_engine io_uring
+_require_null_blk
+_require_debugfs
+# (mounts tracefs and skips when it is in use; the test traces kprobes)
+_require_trace_event block/block_rq_complete
+[ -w "$BB_TRACEFS/kprobe_events" ] ||
+	_skip "no kprobe events (CONFIG_KPROBES, CONFIG_KPROBE_EVENTS)"
+
+_probes_remove() {
+	local p
+
+	echo 0 > "$BB_TRACEFS/tracing_on"
+	[ -d "$BB_TRACEFS/events/$GROUP" ] &&
+		echo 0 > "$BB_TRACEFS/events/$GROUP/enable"
+	for p in "${PROBES[@]}"; do
+		echo "-:$GROUP/${p%% *}" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null
+	done
+	echo > "$BB_TRACEFS/trace"
+}
+
+_prep_test "completion batches of polled requests through each scheduler"
+
+dev=bb_${TID}
+_nullb_create "$dev" poll_queues=1 ||
+	_skip "null_blk cannot create a device with a poll queue"
+[ "$(cat "/sys/block/$dev/queue/io_poll")" = 1 ] ||
+	_skip "$dev does not support polling"
+
+# Load the schedulers first (modules): a kprobe needs its function loaded.
+scheds=none
+for sched in mq-deadline bfq; do
+	_require_sched "$dev" "$sched" && scheds+=" $sched"
+done
+# bfq_finish_requests() is bfq's ->finish_requests(), called through a
+# pointer: if bfq is loaded and the kernel has no such function, bfq
+# finishes the requests of a batch one lock hold each.
+if [[ " $scheds " = *" bfq "* ]] &&
+   ! grep -q ' bfq_finish_requests\b' /proc/kallsyms; then
+	_fail "bfq has no bfq_finish_requests(): it finishes a completion" \
+	      "batch one request per scheduler lock hold"
+	scheds=${scheds% bfq}
+fi
+for p in "${PROBES[@]}"; do
+	[ "${p%% *}" != bfq ] || [[ " $scheds " = *" bfq "* ]] || continue
+	if ! echo "p:$GROUP/$p" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null; then
+		fn=${p#* }
+		_probes_remove
+		_skip "cannot probe ${fn%% *} (inlined in this kernel?)"
+	fi
+done
+
+# null_blk allocates a memory-backed device's pages on first write, with
+# GFP_NOIO, which may sleep: from ->poll(), under bio_poll()'s
+# rcu_read_lock(), that is a "sleeping function called from invalid
+# context" splat, in the base kernel too.  Write the whole range once
+# without polling, so that polled writes find their pages.
+fio --name=bb-prefill --filename="/dev/$dev" --ioengine=psync --direct=1 \
+	--rw=write --bs=1M --size=64M > "$BB_TMP/fio-prefill.log" 2>&1 ||
+	_fail "cannot write $dev once without polling"
+
+tested=0 control=0
+for sched in $scheds; do
+	[ "$BB_ERR" -eq 0 ] || break
+	_set_sched "$dev" "$sched" || { _fail "cannot select $sched"; continue; }
+	echo > "$BB_TRACEFS/trace"
+	echo 1 > "$BB_TRACEFS/events/$GROUP/enable"
+	echo 1 > "$BB_TRACEFS/tracing_on"
+	_watchdog_start "$dev"
+	_fio_verify "$dev" io_uring --hipri --iodepth=48 --size=16M \
+		--offset_increment=16M --iodepth_batch_complete_min=8 ||
+		_fail_io "$sched: fio write+verify with polled completions failed"
+	_watchdog_stop
+	echo 0 > "$BB_TRACEFS/tracing_on"
+	echo 0 > "$BB_TRACEFS/events/$GROUP/enable"
+	_stalled && break
+	# fio's own tasks: the poller ends the batch it reaped
+	read -r nb nbfq nrq maxnr < <(awk '
+		$1 ~ /^fio-[0-9]+$/ && / batch:/ { b++ }
+		/ bfq:/ { n = $0; sub(/.*nr=/, "", n); n += 0
+			  f++; r += n; if (n > m) m = n }
+		END { print b + 0, f + 0, r + 0, m + 0 }' "$BB_TRACEFS/trace")
+	_log "$sched: $nb completion batches ended by fio," \
+	     "$nbfq bfq_finish_requests calls for $nrq requests (at most $maxnr)"
+	if [ "$sched" = none ]; then
+		control=$nb
+		[ "$nb" -gt 0 ] || break
+	else
+		[ "$nb" -gt 0 ] ||
+			_fail "$sched: no completion batch: requests with" \
+			      "scheduler tags were completed one by one"
+		if [ "$sched" = bfq ]; then
+			[ "$nbfq" -gt 0 ] ||
+				_fail "bfq: completion batches never reached" \
+				      "bfq_finish_requests()"
+			[ "$maxnr" -le 32 ] ||
+				_fail "bfq: $maxnr requests finished under one" \
+				      "lock hold (more than 32)"
+		elif [ "$nbfq" -gt 0 ]; then
+			_fail "$sched: bfq_finish_requests() called $nbfq times"
+		fi
+		tested=$((tested + 1))
+	fi
+	_check_idle "$sched" "$dev"
+done
+_probes_remove
+
+[ "$control" -gt 0 ] || _stalled || [ "$BB_ERR" -ne 0 ] ||
+	_skip "no completion batch without a scheduler: polling batched nothing"
+_skip_if_untested $tested "neither mq-deadline nor bfq could be tested"
+_show_result
