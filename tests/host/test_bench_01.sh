@@ -18,6 +18,8 @@ expect_fail "no such config fragment" "$TOP/scripts/run.sh" -f "$T/nope.config"
 expect_fail "--dev runs on the booted kernel" "$TOP/scripts/run.sh" --dev /dev/null --pack "$T/p"
 expect_fail "--holds: no --pack or --ublk" "$TOP/scripts/run.sh" --holds --ublk pc
 expect_fail "--dev runs on the booted kernel" "$TOP/scripts/run.sh" --dev /dev/null --holds
+expect_fail "--poll: null_blk only" "$TOP/scripts/run.sh" --poll --disk virtio-scsi
+expect_fail "--poll: null_blk only" "$TOP/scripts/run.sh" --poll --holds
 [ ! -e "$BB_CACHE" ] || fail "run.sh with bad arguments created the cache $BB_CACHE"
 
 # --- the report of run.sh --holds: HOLD lines only -------------------------
