@@ -49,7 +49,7 @@
 #                io_uring reaps completions by polling, and null_blk ends
 #                them in batches (blk_mq_end_request_batch()), which the
 #                series also uses for requests with scheduler tags (patches
-#                17-18).  Output in out/<tag>-smpN-poll/
+#                17-19).  Output in out/<tag>-smpN-poll/
 #   -f FRAGMENT  extra config fragment for both kernels (e.g. configs/rt.config)
 #   --debug      keep configs/debug.config (lockdep) in; off by default, as
 #                lockdep dwarfs what is measured
