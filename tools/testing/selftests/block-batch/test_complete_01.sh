@@ -18,12 +18,19 @@
 #  - the data reads back (fio verify);
 #  - completion batches were ended while the scheduler was in use;
 #  - bfq finished them through bfq_finish_requests(), more than one and
-#    never more than 32 requests per call, and every request the device
-#    completed was finished by bfq: the requests in bfq_finish_requests()
-#    calls plus the bfq_finish_request() calls (one request each: those
-#    completed alone, and any merged away) are at least the requests
-#    completed (/sys/block/DEV/stat), so none was skipped;
+#    never more than 32 requests per call;
+#  - bfq finished every request of the device once: the requests in
+#    bfq_finish_requests() calls plus the bfq_finish_request() calls (one
+#    request each: those completed alone, and any merged away) are at
+#    least the requests completed and at most those plus the merges
+#    (/sys/block/DEV/stat), so none was skipped and none finished twice;
 #  - once idle, every tag and scheduler tag is back (_check_idle).
+# Batches and batched bfq calls are counted only in task context (the
+# trace's hardirq/softirq flag clear), in fio's tasks for the batches:
+# polled completions are reaped there, while another device's interrupt
+# batch that lands in a fio task is not counted.  The per-request
+# bfq_finish_request() calls cannot be told apart by device, so the
+# count of finished requests is skipped while another disk uses bfq.
 # A scheduler tag that a batch does not give back runs the queue out of
 # tags: the watchdog reports the stall (no progress), _check_idle the leak.
 # Skips when polling produced no batch without a scheduler (nothing to
@@ -50,18 +57,24 @@ _require_trace_event block/block_rq_complete
 [ -w "$BB_TRACEFS/kprobe_events" ] ||
 	_skip "no kprobe events (CONFIG_KPROBES, CONFIG_KPROBE_EVENTS)"
 
+# _probes_remove -- the kprobes gone and the trace settings as they were;
+#   also on exit (the runner's timeout sends SIGTERM)
 _probes_remove() {
 	local p
 
 	echo 0 > "$BB_TRACEFS/tracing_on"
 	[ -z "${orig_buf_kb:-}" ] ||
 		echo "$orig_buf_kb" > "$BB_TRACEFS/buffer_size_kb"
+	[ -z "${orig_irq_info:-}" ] ||
+		echo "$orig_irq_info" > "$BB_TRACEFS/options/irq-info"
 	[ -d "$BB_TRACEFS/events/$GROUP" ] &&
 		echo 0 > "$BB_TRACEFS/events/$GROUP/enable"
 	for p in "${PROBES[@]}"; do
 		echo "-:$GROUP/${p%% *}" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null
 	done
 	echo > "$BB_TRACEFS/trace"
+	[ -z "${orig_tracing_on:-}" ] ||
+		echo "$orig_tracing_on" > "$BB_TRACEFS/tracing_on"
 }
 
 _prep_test "completion batches of polled requests through each scheduler"
@@ -87,6 +100,8 @@ if [[ " $scheds " = *" bfq "* ]] &&
 	no_bfq_batch=1
 	scheds=${scheds% bfq}
 fi
+orig_tracing_on=$(cat "$BB_TRACEFS/tracing_on")
+trap _probes_remove EXIT
 for p in "${PROBES[@]}"; do
 	case ${p%% *} in
 	bfq*) [[ " $scheds " = *" bfq "* ]] || continue ;;
@@ -94,12 +109,21 @@ for p in "${PROBES[@]}"; do
 	if ! echo "p:$GROUP/$p" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null; then
 		fn=${p#* }
 		_probes_remove
-		_skip "cannot probe ${fn%% *} (inlined in this kernel?)"
+		_skip "cannot probe ${fn%% *}: no such function in this" \
+		      "kernel (inlined?), or its arguments cannot be fetched"
 	fi
 done
 
 orig_buf_kb=$(sed -E 's/.*expanded: ([0-9]+).*/\1/; s/[^0-9].*//' "$BB_TRACEFS/buffer_size_kb")
 echo 4096 > "$BB_TRACEFS/buffer_size_kb"
+# the context flags (irqs-off, need-resched, hardirq/softirq, ...) after
+# each event's CPU
+orig_irq_info=$(cat "$BB_TRACEFS/options/irq-info")
+echo 1 > "$BB_TRACEFS/options/irq-info"
+
+# other disks under bfq: their bfq_finish_request() calls would count too
+other_bfq=$(grep -l '\[bfq\]' /sys/block/*/queue/scheduler 2>/dev/null |
+	sed 's|^/sys/block/||; s|/queue/scheduler$||' | grep -vx "$dev" | paste -sd' ')
 
 # null_blk allocates a memory-backed device's pages on first write, with
 # GFP_NOIO, which may sleep: from ->poll(), under iocb_bio_iopoll()'s
@@ -129,19 +153,25 @@ for sched in $scheds; do
 	read -ra st1 < "/sys/block/$dev/stat"
 	_stalled && break
 	ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
+	merges=$(( st1[1] + st1[5] - st0[1] - st0[5] ))
 	lost=$(cat "$BB_TRACEFS"/per_cpu/cpu*/stats 2>/dev/null |
 		awk '/^overrun:/ { n += $2 } END { print n + 0 }')
-	# fio's own tasks (<...> where the trace lost the task's name): the
-	# poller ends the batch it reaped
+	# "TASK-PID [CPU] FLAGS TIME: EVENT: ...": batches in fio's own tasks
+	# (<...> where the trace lost the task's name), where the poller ends
+	# the batch it reaped; batches and batched bfq calls in task context
+	# only (FLAGS' third character, hardirq/softirq, is ".")
 	read -r nb nbfq nrq maxnr n1 < <(awk '
-		$1 ~ /^(fio|<\.\.\.>)-[0-9]+$/ && / batch:/ { b++ }
-		/ bfq:/ { n = $0; sub(/.*nr=/, "", n); n += 0
-			  f++; r += n; if (n > m) m = n }
+		/^#/ { next }
+		{ task = (length($3) >= 4 && substr($3, 3, 1) == ".") }
+		task && $1 ~ /^(fio|<\.\.\.>)-[0-9]+$/ && / batch:/ { b++ }
+		task && / bfq:/ { n = $0; sub(/.*nr=/, "", n); n += 0
+				  f++; r += n; if (n > m) m = n }
 		/ bfq1:/ { one++ }
 		END { print b + 0, f + 0, r + 0, m + 0, one + 0 }' "$BB_TRACEFS/trace")
-	_log "$sched: $ios requests completed, $nb completion batches ended" \
-	     "by fio, $nbfq bfq_finish_requests calls for $nrq requests (at" \
-	     "most $maxnr), $n1 bfq_finish_request calls"
+	_log "$sched: $ios requests completed, $merges merges," \
+	     "$nb completion batches ended by fio, $nbfq bfq_finish_requests" \
+	     "calls for $nrq requests (at most $maxnr)," \
+	     "$n1 bfq_finish_request calls"
 	if [ "$sched" = none ]; then
 		control=$nb
 		[ "$nb" -gt 0 ] || break
@@ -159,12 +189,22 @@ for sched in $scheds; do
 			[ "$maxnr" -gt 1 ] ||
 				_fail "bfq: never more than one request per" \
 				      "bfq_finish_requests() call"
-			if [ "$lost" -gt 0 ]; then
+			if [ -n "$other_bfq" ]; then
+				_skip_later "bfq: $other_bfq also under bfq:" \
+					    "finished requests not counted"
+			elif [ "$lost" -gt 0 ]; then
 				_skip_later "bfq: the trace lost $lost events:" \
 					    "finished requests not counted"
+			elif [ "$ios" -eq 0 ]; then
+				_fail "bfq: no completed request in" \
+				      "/sys/block/$dev/stat (iostats off?)"
 			elif [ $((nrq + n1)) -lt "$ios" ]; then
 				_fail "bfq: $ios requests completed, but only" \
 				      "$((nrq + n1)) finished by bfq"
+			elif [ $((nrq + n1)) -gt $((ios + merges)) ]; then
+				_fail "bfq: $((nrq + n1)) requests finished," \
+				      "more than the $ios completed and" \
+				      "$merges merged: some finished twice"
 			fi
 		elif [ "$nbfq" -gt 0 ]; then
 			_fail "$sched: bfq_finish_requests() called $nbfq times"
