@@ -5,7 +5,8 @@
 # /extra/params (written by scripts/run.sh); the kernel command line names
 # the kernel (bb.kernel=base|patched, set by scripts/bench/run-guests.sh)
 # and may override bb.scheds=, bb.jobs= (comma-separated lists),
-# bb.runtime= and bb.poll=.  With HOLDS_NR, the longest irq-off and
+# bb.runtime= and bb.poll=.  With HDD=1 an HDD stand-in instead of the
+# seed setup (below).  With HOLDS_NR, the longest irq-off and
 # preempt-off sections instead, with UBLK_MODES kublk's null target, and
 # with DISK an emulated SCSI disk (all below).
 # Otherwise, for each scheduler and job count: a fresh null_blk set up as in
@@ -26,6 +27,8 @@ for arg in $(cat /proc/cmdline); do
 	esac
 done
 nullb=/sys/kernel/config/nullb/bbbench
+# extra fio options of every case (HDD=1 below)
+BENCH_FIO_ARGS=()
 
 # bench_fio, bench_lockstat
 . "$(dirname "$0")/fio-case.sh"
@@ -210,7 +213,8 @@ bench_case() {
 	fi
 	read -ra st0 < "/sys/block/$dev/stat"
 	[ "${4:-}" != irqblk ] || ! irqblk_start || ib=1
-	iops=$(bench_fio "/dev/$dev" "$jobs" ${hipri:+--hipri})
+	iops=$(bench_fio "/dev/$dev" "$jobs" ${hipri:+--hipri} \
+		"${BENCH_FIO_ARGS[@]}")
 	[ -z "$ib" ] || blk=$(irqblk_stop)
 	read -ra st1 < "/sys/block/$dev/stat"
 	merges=$(( st1[1] + st1[5] - st0[1] - st0[5] ))
@@ -266,13 +270,28 @@ if [ "${DISK:-null_blk}" != null_blk ]; then
 	exit 0
 fi
 
+# HDD=1 (run.sh --hdd): an HDD stand-in instead, as test_merge_01's hdd
+# case: rotational, one hw queue of 32 tags, each request completed by a
+# timer after 100 ms, and sequential writers, one bio per submission, each
+# in a region of its own, so that bios wait in the scheduler and merge there.
+nullb_conf=(completion_nsec=0 blocksize=512 home_node=0 irqmode="$IRQMODE"
+	    submit_queues="$(nproc)" hw_queue_depth=1024 size=1024
+	    memory_backed=0 queue_mode=2 poll_queues="${POLL:-0}")
+if [ "${HDD:-0}" = 1 ]; then
+	nullb_conf=(completion_nsec=100000000 blocksize=512 home_node=0
+		    irqmode=2 submit_queues=1 hw_queue_depth=32 size=1024
+		    memory_backed=0 queue_mode=2 rotational=1)
+fi
 for sched in $SCHEDS; do
 	for jobs in $JOBS; do
+		# the 1024 MiB device split into one region per writer
+		[ "${HDD:-0}" = 0 ] ||
+			BENCH_FIO_ARGS=(--iodepth_batch_submit=1
+					--iodepth_batch_complete=1
+					--size=$((1024 / jobs))M
+					--offset_increment=$((1024 / jobs))M)
 		mkdir "$nullb" || exit 1
-		for kv in completion_nsec=0 blocksize=512 home_node=0 \
-			  irqmode="$IRQMODE" submit_queues="$(nproc)" \
-			  hw_queue_depth=1024 size=1024 memory_backed=0 \
-			  queue_mode=2 poll_queues="${POLL:-0}"; do
+		for kv in "${nullb_conf[@]}"; do
 			echo "${kv#*=}" > "$nullb/${kv%%=*}"
 		done
 		echo 1 > "$nullb/power"

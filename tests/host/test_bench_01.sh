@@ -20,6 +20,9 @@ expect_fail "--holds: no --pack or --ublk" "$TOP/scripts/run.sh" --holds --ublk 
 expect_fail "--dev runs on the booted kernel" "$TOP/scripts/run.sh" --dev /dev/null --holds
 expect_fail "--poll: null_blk only" "$TOP/scripts/run.sh" --poll --disk virtio-scsi
 expect_fail "--poll: null_blk only" "$TOP/scripts/run.sh" --poll --holds
+expect_fail "--hdd: null_blk only" "$TOP/scripts/run.sh" --hdd --disk megasas
+expect_fail "--hdd: null_blk only" "$TOP/scripts/run.sh" --hdd --poll
+expect_fail "--hdd: null_blk only" "$TOP/scripts/run.sh" --hdd --ublk pc
 [ ! -e "$BB_CACHE" ] || fail "run.sh with bad arguments created the cache $BB_CACHE"
 
 # --- the report of run.sh --holds: HOLD lines only -------------------------
