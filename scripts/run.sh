@@ -283,6 +283,8 @@ elif [ -n "$ublk" ]; then
 	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, kublk null target)"
 elif [ "$disk" != null_blk ]; then
 	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, $disk disk, queue_depth $scsi_qd)"
+elif [ "$hdd" = 1 ]; then
+	echo "(fio $rw 4k io_uring iodepth 32, one bio per submission, a region per job, ${runtime}s per case, HDD stand-in: null_blk rotational, 32 tags, 100 ms timer completions)"
 else
 	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, null_blk irqmode=$irqmode)"
 fi
