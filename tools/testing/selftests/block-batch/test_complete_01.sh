@@ -60,18 +60,12 @@ _require_trace_event block/block_rq_complete
 # _probes_remove -- the kprobes gone and the trace settings as they were;
 #   also on exit (the runner's timeout sends SIGTERM)
 _probes_remove() {
-	local p
-
 	echo 0 > "$BB_TRACEFS/tracing_on"
 	[ -z "${orig_buf_kb:-}" ] ||
 		echo "$orig_buf_kb" > "$BB_TRACEFS/buffer_size_kb"
 	[ -z "${orig_irq_info:-}" ] ||
 		echo "$orig_irq_info" > "$BB_TRACEFS/options/irq-info"
-	[ -d "$BB_TRACEFS/events/$GROUP" ] &&
-		echo 0 > "$BB_TRACEFS/events/$GROUP/enable"
-	for p in "${PROBES[@]}"; do
-		echo "-:$GROUP/${p%% *}" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null
-	done
+	_kprobes_del "$GROUP" "${PROBES[@]}"
 	echo > "$BB_TRACEFS/trace"
 	[ -z "${orig_tracing_on:-}" ] ||
 		echo "$orig_tracing_on" > "$BB_TRACEFS/tracing_on"
@@ -102,19 +96,20 @@ if [[ " $scheds " = *" bfq "* ]] &&
 fi
 orig_tracing_on=$(cat "$BB_TRACEFS/tracing_on")
 trap _probes_remove EXIT
+probes=()
 for p in "${PROBES[@]}"; do
 	case ${p%% *} in
 	bfq*) [[ " $scheds " = *" bfq "* ]] || continue ;;
 	esac
-	if ! echo "p:$GROUP/$p" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null; then
-		fn=${p#* }
-		_probes_remove
-		_skip "cannot probe ${fn%% *}: no such function in this" \
-		      "kernel (inlined?), or its arguments cannot be fetched"
-	fi
+	probes+=("$p")
 done
+if ! fn=$(_kprobes_add "$GROUP" "${probes[@]}"); then
+	_probes_remove
+	_skip "cannot probe $fn: no such function in this kernel" \
+	      "(inlined?), or its arguments cannot be fetched"
+fi
 
-orig_buf_kb=$(sed -E 's/.*expanded: ([0-9]+).*/\1/; s/[^0-9].*//' "$BB_TRACEFS/buffer_size_kb")
+orig_buf_kb=$(_trace_buf_kb)
 echo 4096 > "$BB_TRACEFS/buffer_size_kb"
 # the context flags (irqs-off, need-resched, hardirq/softirq, ...) after
 # each event's CPU
@@ -154,8 +149,7 @@ for sched in $scheds; do
 	_stalled && break
 	ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
 	merges=$(( st1[1] + st1[5] - st0[1] - st0[5] ))
-	lost=$(cat "$BB_TRACEFS"/per_cpu/cpu*/stats 2>/dev/null |
-		awk '/^overrun:/ { n += $2 } END { print n + 0 }')
+	lost=$(_trace_lost)
 	# "TASK-PID [CPU] FLAGS TIME: EVENT: ...": batches in fio's own tasks
 	# (<...> where the trace lost the task's name), where the poller ends
 	# the batch it reaped; batches and batched bfq calls in task context

@@ -132,10 +132,7 @@ _bio_merge_trace() {
 _bio_merges() {
 	local n
 
-	n=$(cat "$BB_TRACEFS"/per_cpu/cpu*/stats 2>/dev/null |
-		awk '$1 == "overrun:" { o += $2 }
-		     $1 == "dropped" && $2 == "events:" { o += $3 }
-		     END { print o + 0 }')
+	n=$(_trace_lost)
 	[ "$n" -eq 0 ] || return 0
 	grep -cE 'block_bio_(back|front)merge:' "$BB_TRACEFS/trace"
 }

@@ -132,7 +132,7 @@ _order_count() {
 # one has requests issued by another CPU.  Bounded by count, not time.
 RUNS=${RUNS:-5}
 expected=$((jobs * bb_region_mb * 1024 * 1024 / bb_bs))
-orig_buf_kb=$(sed -E 's/.*expanded: ([0-9]+).*/\1/' "$BB_TRACEFS/buffer_size_kb")
+orig_buf_kb=$(_trace_buf_kb)
 echo 8192 > "$BB_TRACEFS/buffer_size_kb"
 run=0 foreign=0
 while [ "$BB_ERR" -eq 0 ] && [ "$foreign" -eq 0 ] && [ "$run" -lt "$RUNS" ] && ! _stalled; do

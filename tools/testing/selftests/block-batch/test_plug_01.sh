@@ -51,15 +51,9 @@ _require_trace_event block/block_rq_issue
 orig_clock=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$BB_TRACEFS/trace_clock")
 
 _probes_remove() {
-	local p
-
 	echo 0 > "$BB_TRACEFS/tracing_on"
 	echo "${orig_clock:-local}" > "$BB_TRACEFS/trace_clock" 2>/dev/null
-	[ -d "$BB_TRACEFS/events/$GROUP" ] &&
-		echo 0 > "$BB_TRACEFS/events/$GROUP/enable"
-	for p in "${PROBES[@]}"; do
-		echo "-:$GROUP/${p%% *}" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null
-	done
+	_kprobes_del "$GROUP" "${PROBES[@]}"
 	echo > "$BB_TRACEFS/trace"
 }
 
@@ -79,14 +73,11 @@ done
 _probes_remove
 echo global > "$BB_TRACEFS/trace_clock" ||
 	_skip "cannot select the global trace clock"
-for p in "${PROBES[@]}"; do
-	if ! echo "p:$GROUP/$p" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null; then
-		fn=${p#* }
-		_probes_remove
-		_skip "cannot probe ${fn%% *} (inlined in this kernel?)"
-	fi
-done
-orig_buf_kb=$(sed -E 's/.*expanded: ([0-9]+).*/\1/; s/[^0-9].*//' "$BB_TRACEFS/buffer_size_kb")
+if ! fn=$(_kprobes_add "$GROUP" "${PROBES[@]}"); then
+	_probes_remove
+	_skip "cannot probe $fn (inlined in this kernel?)"
+fi
+orig_buf_kb=$(_trace_buf_kb)
 echo 8192 > "$BB_TRACEFS/buffer_size_kb"
 
 # _plug_run CASE -- fio write+verify over both devices from one task, in
