@@ -1,0 +1,226 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A plug flush into an elevator inserts once per hardware queue.
+#
+# blk_mq_dispatch_list() groups a plug's requests for the elevator by
+# hardware queue only: the elevator's ->insert_requests() takes requests
+# of any software queue, so a plug whose requests were allocated on two
+# CPUs (two software queues of the one hardware queue) costs one insertion,
+# one scheduler lock hold and one queue run, not one per software queue.
+#
+# fio write+verify through libaio in io_submit() batches of 16 on a null_blk
+# device with one hardware queue, under mq-deadline and bfq.  aio plugs a
+# batch without caching requests (blk_start_plug(): nr_ios 1), so each
+# request comes from the software queue of the CPU it was allocated on, and
+# a loop moves fio between CPU 0 and CPU 1 (taskset) all the while, so that
+# some batches span both.  Kprobes on blk_mq_flush_plug_list(), which
+# delimits each flush of each task, and blk_mq_dispatch_list(), one call
+# per insertion, and the block_getrq event, whose CPU is the software queue
+# a request was allocated on, classify every flush.
+#
+# Fails on a verify error, on a flush that called blk_mq_dispatch_list()
+# more than once (the requests of one hardware queue inserted in several
+# lists), or when the probes saw flushes but no insertion (they would not
+# see the failure); skips when fewer than 5 flushes held requests from two
+# CPUs in 3 runs (nothing tested), on one CPU, or when the kernel has no
+# kprobe events or inlined one of the functions.
+
+. "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
+
+GROUP=bb_plug2
+PROBES=(
+	"flush blk_mq_flush_plug_list from_sched=\$arg2:u8"
+	"dl blk_mq_dispatch_list"
+)
+MIN_SPANNING=5
+MAX_RUNS=3
+
+_require_root
+_require_program fio
+_require_program awk
+_require_program taskset
+_require_fio_engine libaio
+_require_null_blk
+[ "$(nproc)" -ge 2 ] || _skip "needs two CPUs to span two software queues"
+_require_trace_event block/block_getrq
+[ -w "$BB_TRACEFS/kprobe_events" ] ||
+	_skip "no kprobe events (CONFIG_KPROBES, CONFIG_KPROBE_EVENTS)"
+
+# the trace clock in use before the test, restored afterwards: the global
+# clock keeps a task's events in order when it moves to another CPU
+orig_clock=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$BB_TRACEFS/trace_clock")
+
+_probes_remove() {
+	echo 0 > "$BB_TRACEFS/tracing_on"
+	echo "${orig_clock:-local}" > "$BB_TRACEFS/trace_clock" 2>/dev/null
+	echo 0 > "$BB_TRACEFS/events/block/block_getrq/enable"
+	echo 0 > "$BB_TRACEFS/events/block/block_getrq/filter"
+	_kprobes_del "$GROUP" "${PROBES[@]}"
+	echo > "$BB_TRACEFS/trace"
+}
+
+_prep_test "a plug flush into an elevator inserts once per hardware queue"
+
+# timer completions (50 us), so that fio finds no free slot at once and
+# submits whole batches (test_plug_01 says why)
+d=bb_${TID}
+_nullb_create "$d" submit_queues=1 poll_queues=0 irqmode=2 \
+	completion_nsec=50000 ||
+	_skip "cannot create a null_blk device with one hardware queue"
+[ "$(ls "/sys/block/$d/mq" | wc -l)" -eq 1 ] ||
+	_skip "$d has more than one hardware queue"
+
+_probes_remove
+echo global > "$BB_TRACEFS/trace_clock" ||
+	_skip "cannot select the global trace clock"
+if ! fn=$(_kprobes_add "$GROUP" "${PROBES[@]}"); then
+	_probes_remove
+	_skip "cannot probe $fn (inlined in this kernel?)"
+fi
+echo "dev == $(_devt "$d")" > "$BB_TRACEFS/events/block/block_getrq/filter"
+orig_buf_kb=$(_trace_buf_kb)
+echo 8192 > "$BB_TRACEFS/buffer_size_kb"
+
+# _mover PID -- move every thread of PID between CPU 0 and CPU 1 until it
+#   exits; prints the number of moves
+_mover() {
+	local n=0
+
+	while kill -0 "$1" 2>/dev/null; do
+		taskset -a -p 1 "$1" > /dev/null 2>&1 || break
+		taskset -a -p 2 "$1" > /dev/null 2>&1 || break
+		n=$((n + 2))
+	done
+	echo "$n"
+}
+
+# _plug2_run CASE -- fio write+verify on $d while _mover moves it; the
+#   trace into $BB_TMP/trace.CASE, the moves into $BB_TMP/moves.CASE
+_plug2_run() {
+	local fio_pid mover_pid rc
+
+	echo > "$BB_TRACEFS/trace"
+	echo 1 > "$BB_TRACEFS/events/$GROUP/enable"
+	echo 1 > "$BB_TRACEFS/events/block/block_getrq/enable"
+	echo 1 > "$BB_TRACEFS/tracing_on"
+	fio --name=bb-plug2 --filename="/dev/$d" --ioengine=libaio --thread \
+		--direct=1 --rw=randwrite --bs=4k --iodepth=32 \
+		--iodepth_batch_submit=16 --iodepth_batch_complete_min=16 \
+		--size=16M --numjobs=1 \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--verify_state_save=0 > "$BB_TMP/fio.$1.log" 2>&1 &
+	fio_pid=$!
+	_mover "$fio_pid" > "$BB_TMP/moves.$1" &
+	mover_pid=$!
+	_wait_pid "$fio_pid"
+	rc=$?
+	wait "$mover_pid"
+	echo 0 > "$BB_TRACEFS/tracing_on"
+	echo 0 > "$BB_TRACEFS/events/block/block_getrq/enable"
+	echo 0 > "$BB_TRACEFS/events/$GROUP/enable"
+	cat "$BB_TRACEFS/trace" > "$BB_TMP/trace.$1"
+	if [ "$(_trace_lost)" -gt 0 ] || grep -q 'LOST.*EVENTS' "$BB_TMP/trace.$1"; then
+		_fail "$1: the trace lost events: flushes cannot be classified"
+		return 1
+	fi
+	if [ $rc -ne 0 ] || grep -q 'verify: bad' "$BB_TMP/fio.$1.log"; then
+		_stalled || sed 's/^/#   /' "$BB_TMP/fio.$1.log" | tail -n 20
+		_fail_io "$1: fio write+verify on $d failed"
+		return 1
+	fi
+}
+
+# _plug2_classify CASE -- "flushes spanning multi maxdl dl": flushes of
+#   fio's tasks, those whose requests were allocated on two or more CPUs
+#   (block_getrq events of the task since its previous flush), those that
+#   called blk_mq_dispatch_list() more than once, the most calls in one
+#   flush, and the calls in all.  A flush is what one task does from its
+#   blk_mq_flush_plug_list() entry to its next one.
+_plug2_classify() {
+	awk '
+	function close_flush(t) {
+		if (!(t in open))
+			return
+		if (dl[t] > 1)
+			multi++
+		if (dl[t] > maxdl)
+			maxdl = dl[t]
+		delete open[t]
+	}
+	$0 ~ /^ *#/ { next }
+	{
+		t = $1	# task-pid
+		if (t !~ /^fio-/)
+			next
+		if ($0 ~ / flush: \(/) {
+			close_flush(t)
+			open[t] = 1
+			flushes++
+			if (ncpu[t] >= 2)
+				spanning++
+			ncpu[t] = 0
+			cl[t] = " "
+			dl[t] = 0
+		} else if ($0 ~ / dl: \(/) {
+			dl[t]++
+			dlall++
+		} else if ($0 ~ / block_getrq: /) {
+			# $2: [CPU]; cl[t]: the CPUs since the last flush
+			if (!(t in cl))
+				cl[t] = " "
+			if (index(cl[t], " " $2 " ") == 0) {
+				cl[t] = cl[t] $2 " "
+				ncpu[t]++
+			}
+		}
+	}
+	END {
+		for (t in open)
+			close_flush(t)
+		printf "%d %d %d %d %d\n", flushes, spanning, multi, maxdl, dlall
+	}' "$BB_TMP/trace.$1"
+}
+
+_watchdog_start "$d"
+for s in mq-deadline bfq; do
+	_stalled && break
+	# (not available: a skip reason of the test)
+	_require_sched "$d" "$s" || continue
+	if ! _set_sched "$d" "$s"; then
+		_fail "cannot select $s on $d"
+		continue
+	fi
+	tot_span=0
+	for run in $(seq "$MAX_RUNS"); do
+		_plug2_run "$s.$run" || break
+		read -r flushes spanning multi maxdl dlall < <(_plug2_classify "$s.$run")
+		_log "$s run $run: $flushes flushes, $spanning with requests" \
+		     "from two CPUs, $(cat "$BB_TMP/moves.$s.$run") moves;" \
+		     "$dlall insertions, $multi flushes with more than one" \
+		     "(at most $maxdl)"
+		if [ "$multi" -gt 0 ]; then
+			_fail "$s: $multi plug flushes inserted the requests of" \
+			      "one hardware queue in more than one list (up to" \
+			      "$maxdl blk_mq_dispatch_list() calls in one flush)"
+			break
+		fi
+		if [ "$flushes" -gt 0 ] && [ "$dlall" -eq 0 ]; then
+			_fail "$s: $flushes flushes but no blk_mq_dispatch_list()" \
+			      "call seen: the probes would not see the failure"
+			break
+		fi
+		tot_span=$((tot_span + spanning))
+		[ "$tot_span" -ge "$MIN_SPANNING" ] && break
+	done
+	if [ "$BB_ERR" -eq 0 ] && ! _stalled &&
+	   [ "$tot_span" -lt "$MIN_SPANNING" ]; then
+		_skip_later "$s: only $tot_span plug flushes held requests from" \
+			    "two CPUs in $MAX_RUNS runs (needs $MIN_SPANNING)"
+	fi
+done
+_watchdog_stop
+_probes_remove
+echo "${orig_buf_kb:-1408}" > "$BB_TRACEFS/buffer_size_kb"
+
+_show_result
