@@ -6,24 +6,31 @@
 # blk_mq_dispatch_list() groups a plug's requests for the elevator by
 # hardware queue only: the elevator's ->insert_requests() takes requests
 # of any software queue, so a plug whose requests were allocated on two
-# CPUs (two software queues of the one hardware queue) costs one insertion,
-# one scheduler lock hold and one queue run, not one per software queue.
+# CPUs (two software queues of the one hardware queue) costs one
+# ->insert_requests() call (for mq-deadline and bfq one scheduler lock hold)
+# and one queue run, not one per software queue.
 #
 # fio write+verify through libaio in io_submit() batches of 16 on a null_blk
 # device with one hardware queue, under mq-deadline and bfq.  aio plugs a
 # batch without caching requests (blk_start_plug(): nr_ios 1), so each
 # request comes from the software queue of the CPU it was allocated on, and
 # a loop moves fio between CPU 0 and CPU 1 (taskset) all the while, so that
-# some batches span both.  Kprobes on blk_mq_flush_plug_list(), which
-# delimits each flush of each task, and blk_mq_dispatch_list(), one call
-# per insertion, and the block_getrq event, whose CPU is the software queue
-# a request was allocated on, classify every flush.
+# some batches span both.  A kprobe and a kretprobe on
+# blk_mq_flush_plug_list() delimit each flush of each fio task, a kprobe on
+# blk_mq_dispatch_list() counts its insertions, and the block_getrq event
+# of the device gives the CPU each request was allocated on (the CPU the
+# event ran on: the same, unless fio was moved between the allocation and
+# the event, so the count of flushes from two CPUs is close, not exact).
+# Only flushes that held requests of the device (a block_getrq event since
+# the task's previous flush) are classified.
 #
 # Fails on a verify error, on a flush that called blk_mq_dispatch_list()
 # more than once (the requests of one hardware queue inserted in several
-# lists), or when the probes saw flushes but no insertion (they would not
-# see the failure); skips when fewer than 5 flushes held requests from two
-# CPUs in 3 runs (nothing tested), on one CPU, or when the kernel has no
+# lists), or when a flush of the device's requests showed no call at all
+# (the probes would not see the failure); skips when fewer than 5 flushes
+# held requests from two CPUs in 3 runs (nothing tested), when an
+# insertion was seen outside a seen flush (a call site of
+# blk_mq_flush_plug_list() inlined), on one CPU, or when the kernel has no
 # kprobe events or inlined one of the functions.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
@@ -33,6 +40,7 @@ PROBES=(
 	"flush blk_mq_flush_plug_list from_sched=\$arg2:u8"
 	"dl blk_mq_dispatch_list"
 )
+RETPROBE="flushret blk_mq_flush_plug_list"
 MIN_SPANNING=5
 MAX_RUNS=3
 
@@ -51,13 +59,19 @@ _require_trace_event block/block_getrq
 # clock keeps a task's events in order when it moves to another CPU
 orig_clock=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$BB_TRACEFS/trace_clock")
 
+# _probes_remove -- the probes gone and the trace settings as they were;
+#   also on exit (the runner's timeout sends SIGTERM)
 _probes_remove() {
 	echo 0 > "$BB_TRACEFS/tracing_on"
 	echo "${orig_clock:-local}" > "$BB_TRACEFS/trace_clock" 2>/dev/null
 	echo 0 > "$BB_TRACEFS/events/block/block_getrq/enable"
 	echo 0 > "$BB_TRACEFS/events/block/block_getrq/filter"
-	_kprobes_del "$GROUP" "${PROBES[@]}"
+	_kprobes_del "$GROUP" "${PROBES[@]}" "$RETPROBE"
+	[ -z "${orig_buf_kb:-}" ] ||
+		echo "$orig_buf_kb" > "$BB_TRACEFS/buffer_size_kb"
 	echo > "$BB_TRACEFS/trace"
+	[ -z "${orig_tracing_on:-}" ] ||
+		echo "$orig_tracing_on" > "$BB_TRACEFS/tracing_on"
 }
 
 _prep_test "a plug flush into an elevator inserts once per hardware queue"
@@ -71,16 +85,27 @@ _nullb_create "$d" submit_queues=1 poll_queues=0 irqmode=2 \
 [ "$(ls "/sys/block/$d/mq" | wc -l)" -eq 1 ] ||
 	_skip "$d has more than one hardware queue"
 
+orig_tracing_on=$(cat "$BB_TRACEFS/tracing_on")
 _probes_remove
+trap _probes_remove EXIT
 echo global > "$BB_TRACEFS/trace_clock" ||
 	_skip "cannot select the global trace clock"
-if ! fn=$(_kprobes_add "$GROUP" "${PROBES[@]}"); then
-	_probes_remove
-	_skip "cannot probe $fn (inlined in this kernel?)"
+if ! fn=$(_kprobes_add "$GROUP" "${PROBES[@]}") ||
+   ! echo "r:$GROUP/$RETPROBE" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null; then
+	_skip "cannot probe ${fn:-the return of blk_mq_flush_plug_list}" \
+	      "(inlined in this kernel?)"
 fi
-echo "dev == $(_devt "$d")" > "$BB_TRACEFS/events/block/block_getrq/filter"
+# fio's tasks only, and the device's requests only
+for e in flush dl flushret; do
+	echo 'comm == "fio"' > "$BB_TRACEFS/events/$GROUP/$e/filter" ||
+		_skip "cannot filter the $e probe by task name"
+done
+echo "dev == $(_devt "$d")" > "$BB_TRACEFS/events/block/block_getrq/filter" ||
+	_skip "cannot filter block_getrq by device"
 orig_buf_kb=$(_trace_buf_kb)
-echo 8192 > "$BB_TRACEFS/buffer_size_kb"
+# about 20 events of 100 bytes per flush, 512 flushes per run
+echo 4096 > "$BB_TRACEFS/buffer_size_kb" ||
+	_skip "cannot size the trace buffer"
 
 # _mover PID -- move every thread of PID between CPU 0 and CPU 1 until it
 #   exits; prints the number of moves
@@ -115,6 +140,8 @@ _plug2_run() {
 	mover_pid=$!
 	_wait_pid "$fio_pid"
 	rc=$?
+	# (fio stuck after a stall: the mover would loop for as long)
+	[ $rc -eq 0 ] || kill "$mover_pid" 2>/dev/null
 	wait "$mover_pid"
 	echo 0 > "$BB_TRACEFS/tracing_on"
 	echo 0 > "$BB_TRACEFS/events/block/block_getrq/enable"
@@ -131,55 +158,69 @@ _plug2_run() {
 	fi
 }
 
-# _plug2_classify CASE -- "flushes spanning multi maxdl dl": flushes of
-#   fio's tasks, those whose requests were allocated on two or more CPUs
-#   (block_getrq events of the task since its previous flush), those that
-#   called blk_mq_dispatch_list() more than once, the most calls in one
-#   flush, and the calls in all.  A flush is what one task does from its
-#   blk_mq_flush_plug_list() entry to its next one.
+# _plug2_classify CASE -- "flushes spanning multi maxdl dlall nodl outside":
+#   flushes of fio's tasks that held requests of the device (block_getrq
+#   events of the task since its previous flush), those of them with
+#   requests from two or more CPUs, those that called blk_mq_dispatch_list()
+#   more than once, the most calls in one flush, the calls in all, flushes
+#   with no call, and calls outside any flush seen.  A flush runs from a
+#   task's blk_mq_flush_plug_list() entry to the matching return (a nested
+#   flush, from schedule() in the middle of one, counts as part of it).
 _plug2_classify() {
 	awk '
-	function close_flush(t) {
-		if (!(t in open))
-			return
-		if (dl[t] > 1)
-			multi++
-		if (dl[t] > maxdl)
-			maxdl = dl[t]
-		delete open[t]
-	}
 	$0 ~ /^ *#/ { next }
 	{
 		t = $1	# task-pid
 		if (t !~ /^fio-/)
 			next
 		if ($0 ~ / flush: \(/) {
-			close_flush(t)
-			open[t] = 1
-			flushes++
-			if (ncpu[t] >= 2)
-				spanning++
-			ncpu[t] = 0
-			cl[t] = " "
+			if (depth[t]++ > 0)
+				next
+			held[t] = pending[t]
+			span[t] = (pncpu[t] >= 2)
+			pending[t] = pncpu[t] = 0
+			pcl[t] = " "
 			dl[t] = 0
+		} else if ($0 ~ / flushret: \(/) {
+			if (depth[t] == 0 || --depth[t] > 0 || held[t] == 0)
+				next
+			flushes++
+			spanning += span[t]
+			if (dl[t] > 1)
+				multi++
+			if (dl[t] == 0)
+				nodl++
+			if (dl[t] > maxdl)
+				maxdl = dl[t]
 		} else if ($0 ~ / dl: \(/) {
-			dl[t]++
 			dlall++
+			if (depth[t] > 0)
+				dl[t]++
+			else
+				outside++
 		} else if ($0 ~ / block_getrq: /) {
-			# $2: [CPU]; cl[t]: the CPUs since the last flush
-			if (!(t in cl))
-				cl[t] = " "
-			if (index(cl[t], " " $2 " ") == 0) {
-				cl[t] = cl[t] $2 " "
-				ncpu[t]++
+			# $2: [CPU]; pcl[t]: the CPUs since the last flush
+			pending[t]++
+			if (!(t in pcl))
+				pcl[t] = " "
+			if (index(pcl[t], " " $2 " ") == 0) {
+				pcl[t] = pcl[t] $2 " "
+				pncpu[t]++
 			}
 		}
 	}
 	END {
-		for (t in open)
-			close_flush(t)
-		printf "%d %d %d %d %d\n", flushes, spanning, multi, maxdl, dlall
+		printf "%d %d %d %d %d %d %d\n", flushes, spanning, multi, maxdl,
+			dlall, nodl, outside
 	}' "$BB_TMP/trace.$1"
+}
+
+# _retprobe_missed -- returns of blk_mq_flush_plug_list() the kretprobe
+#   missed (kprobe_profile: EVENT HITS MISSES); a missed return would merge
+#   two flushes into one
+_retprobe_missed() {
+	awk -v e="$GROUP/${RETPROBE%% *}" '$1 == e { print $3 }' \
+		"$BB_TRACEFS/kprobe_profile"
 }
 
 _watchdog_start "$d"
@@ -194,20 +235,42 @@ for s in mq-deadline bfq; do
 	tot_span=0
 	for run in $(seq "$MAX_RUNS"); do
 		_plug2_run "$s.$run" || break
-		read -r flushes spanning multi maxdl dlall < <(_plug2_classify "$s.$run")
-		_log "$s run $run: $flushes flushes, $spanning with requests" \
-		     "from two CPUs, $(cat "$BB_TMP/moves.$s.$run") moves;" \
-		     "$dlall insertions, $multi flushes with more than one" \
-		     "(at most $maxdl)"
+		read -r flushes spanning multi maxdl dlall nodl outside \
+			< <(_plug2_classify "$s.$run")
+		_log "$s run $run: $flushes flushes of $d's requests," \
+		     "$spanning with requests from two CPUs," \
+		     "$(cat "$BB_TMP/moves.$s.$run") moves; $dlall insertions," \
+		     "$multi flushes with more than one (at most $maxdl)," \
+		     "$nodl with none, $outside outside a flush"
+		missed=$(_retprobe_missed)
+		if [ "${missed:-0}" -gt 0 ]; then
+			_skip_later "$s: the kretprobe missed $missed returns of" \
+				    "blk_mq_flush_plug_list(): flushes cannot be" \
+				    "told apart"
+			break
+		fi
 		if [ "$multi" -gt 0 ]; then
 			_fail "$s: $multi plug flushes inserted the requests of" \
 			      "one hardware queue in more than one list (up to" \
 			      "$maxdl blk_mq_dispatch_list() calls in one flush)"
 			break
 		fi
-		if [ "$flushes" -gt 0 ] && [ "$dlall" -eq 0 ]; then
-			_fail "$s: $flushes flushes but no blk_mq_dispatch_list()" \
-			      "call seen: the probes would not see the failure"
+		if [ "$flushes" -eq 0 ]; then
+			_fail "$s: no plug flush of $d's requests seen: fio's" \
+			      "batches were not plugged, or the probes see" \
+			      "nothing"
+			break
+		fi
+		if [ "$nodl" -gt 0 ]; then
+			_fail "$s: $nodl of $flushes flushes of $d's requests" \
+			      "showed no blk_mq_dispatch_list() call: the" \
+			      "probes would not see the failure"
+			break
+		fi
+		if [ "$outside" -gt 0 ]; then
+			_skip_later "$s: $outside blk_mq_dispatch_list() calls" \
+				    "outside a flush seen (a call of" \
+				    "blk_mq_flush_plug_list() inlined?)"
 			break
 		fi
 		tot_span=$((tot_span + spanning))
@@ -221,6 +284,5 @@ for s in mq-deadline bfq; do
 done
 _watchdog_stop
 _probes_remove
-echo "${orig_buf_kb:-1408}" > "$BB_TRACEFS/buffer_size_kb"
 
 _show_result
