@@ -32,8 +32,8 @@ need_tools qemu-system-x86_64 timeout setsid
 
 : > "$log"
 # noirqdebug: QEMU's emulated NVMe under TCG once kept its INTx line asserted
-# during a controller reset (test_quiesce_02, session 5): "irq 11: nobody
-# cared", a stack dump, and the IRQ disabled, while I/O went on through
+# during a controller reset (test_quiesce_02, 2026-11-23, commit
+# f28ff85): "irq 11: nobody cared", a stack dump, and the IRQ disabled, while I/O went on through
 # MSI-X.  That is the emulated device, not the block layer; a lost interrupt
 # that matters still shows as a stall (the watchdog) or an NVMe timeout.
 setsid timeout -k 10 "$tmo" qemu-system-x86_64 \

@@ -57,8 +57,8 @@ newcfg=$obj/.config.block-batch
 	make -s -C "$ktree" O="$obj" ARCH=x86_64 olddefconfig >/dev/null
 } || die "kernel configuration failed (see $obj/merge_config.log)"
 
-# Every option asked for must have made it into the final .config; where
-# fragments disagree, the last one wins (as in merge_config.sh).
+# Every option a fragment sets must have made it into the final .config;
+# where fragments disagree, the last one wins (as in merge_config.sh).
 missing=0
 declare -A want=()
 while IFS= read -r line; do
@@ -71,14 +71,14 @@ while IFS= read -r line; do
 	CONFIG_*=n)
 		# "=n" shows up as "# CONFIG_X is not set", or not at all
 		grep -q "^${line%=n}=" "$obj/.config" || continue
-		warn "config: '$line' asked for but set"
+		warn "config: '$line' requested but set"
 		missing=1
 		continue ;;
 	CONFIG_*=*) ;;
 	*) continue ;;
 	esac
 	if ! grep -qxF "$line" "$obj/.config"; then
-		warn "config: '$line' asked for but not set (dependency missing?)"
+		warn "config: '$line' requested but not set (dependency missing?)"
 		missing=1
 	fi
 done < <(printf '%s\n' "${want[@]}")

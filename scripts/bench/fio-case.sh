@@ -3,10 +3,12 @@
 # The benchmark's fio command, sourced by guest-bench.sh (in the guest) and
 # dev-bench.sh (run.sh --dev, on a real disk): one source for both.
 
-# bench_fio DEV JOBS [FIO-OPTION]... -- seed 000's fio command (4k, io_uring,
-#   iodepth 32, batches of 8) with $RW for $RUNTIME seconds on DEV; prints
-#   the IOPS, read plus write (terse v3: fields 8 and 49), nothing if fio
-#   failed or reported an error (field 5); its output in $BB_FIO_OUT
+# bench_fio DEV JOBS [FIO-OPTION]... -- the fio command of Yu Kuai's
+#   "blk-mq-sched: support request batch dispatching for sq elevator"
+#   (2025): 4k, io_uring, iodepth 32, batches of 8, with $RW for $RUNTIME
+#   seconds on DEV; prints the IOPS, read plus write (terse v3: fields 8
+#   and 49), nothing if fio failed or reported an error (field 5); its
+#   output in $BB_FIO_OUT
 #   (default /tmp/fio.out).  Bounded: a case that hangs is NA, not the end
 #   of the run.
 bench_fio() {

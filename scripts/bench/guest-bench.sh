@@ -6,12 +6,13 @@
 # the kernel (bb.kernel=base|patched, set by scripts/bench/run-guests.sh)
 # and may override bb.scheds=, bb.jobs= (comma-separated lists),
 # bb.runtime= and bb.poll=.  With HDD=1 an HDD stand-in instead of the
-# seed setup (below).  With HOLDS_NR, the longest irq-off and
-# preempt-off sections instead, with UBLK_MODES kublk's null target, and
-# with DISK an emulated SCSI disk (all below).
+# batch-dispatch null_blk setup (below).  With HOLDS_NR, the longest
+# irq-off and preempt-off sections instead, with UBLK_MODES kublk's null
+# target, and with DISK an emulated SCSI disk (all below).
 # Otherwise, for each scheduler and job count: a fresh null_blk set up as in
-# the 2025 "request batch dispatching for sq elevator" cover letter
-# (submit_queues scaled to the vCPUs), then its fio command; with POLL=1
+# the cover letter of Yu Kuai's "blk-mq-sched: support request batch
+# dispatching for sq elevator" (2025), submit_queues scaled to the vCPUs,
+# then its fio command; with POLL=1
 # (run.sh --poll, or bb.poll=1 on the command line) plus one poll queue,
 # and fio reaps its completions by polling (--hipri).  One line per case:
 #   BENCH kernel=K sched=S jobs=N iops=I merges=M
@@ -228,8 +229,10 @@ bench_case() {
 # (product "bbscratch": virtio-scsi or megaraid_sas, from run-guests.sh -D),
 # its queue_depth lowered to SCSI_QD so that submitters run out of device
 # budget and completions rerun the hw queues (scsi_run_queue_async(),
-# blk_mq_sched_restart()), as on seed 004's megaraid_sas, where interrupt
-# threads then meet in blk_mq_run_hw_queue().  Per case, with the BENCH and
+# blk_mq_sched_restart()), as on the megaraid_sas of Ionut Nechita's
+# "block/blk-mq: use atomic_t for quiesce_depth to avoid lock contention on
+# RT" (2026), where interrupt threads then meet in blk_mq_run_hw_queue().
+# Per case, with the BENCH and
 # LOCKSTAT lines, the interrupt threads' blocked time:
 #   IRQBLK kernel=K sched=S jobs=N ios=I us=U n=N sw=W lost=L
 if [ "${DISK:-null_blk}" != null_blk ]; then
