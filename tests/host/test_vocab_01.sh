@@ -28,8 +28,9 @@ re=$(IFS='|'; echo "${pats[*]}")
 
 cd "$TOP" || fail "cannot enter $TOP"
 git rev-parse --git-dir > /dev/null 2>&1 || { echo "SKIP: $TOP is not a git checkout"; exit 4; }
-git ls-files -z | xargs -0 grep -nIisE -e "$re" -- > "$T/hits"
-[ $? -le 1 ] || fail "grep failed"
+# git grep: the tracked files, as they are in the working tree
+git grep -nIiE -e "$re" > "$T/hits"
+[ $? -le 1 ] || fail "git grep failed"
 if [ -s "$T/hits" ]; then
 	cut -c1-200 "$T/hits" | sed 's/^/  /'
 	fail "$(wc -l < "$T/hits") line(s) in tracked files use the planning vocabulary (above, FILE:LINE: TEXT); say it with dates, commits, and postings by author and title"
