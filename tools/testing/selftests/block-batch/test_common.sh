@@ -941,8 +941,28 @@ _descendants() {
 	_desc_walk "$1"
 }
 
+# _watch_devs DEV... -- the DEVs, with each pattern (ublkb*) expanded to
+#   the disks in /sys/block that match it now
+_watch_devs() {
+	local d p
+
+	for d in "$@"; do
+		case $d in
+		*[*?]*)
+			for p in /sys/block/$d; do
+				[ -e "$p" ] && echo "${p##*/}"
+			done ;;
+		*) echo "$d" ;;
+		esac
+	done
+}
+
 # _watchdog_start DEV... -- watch the I/O of DEVs and the stress loops for
-#   progress.  Stall: for BB_STALL_SECS, no I/O completed on any DEV while
+#   progress.  A DEV may be a pattern (ublkb*), read again at every poll, for
+#   disks that a test adds and removes.  A caller may define _watch_progress,
+#   which prints the state of its own workers (a ublk server's CPU time):
+#   any change of it is progress too.
+#   Stall: for BB_STALL_SECS, no I/O completed on any DEV while
 #   requests were in flight, or nothing moved at all (no completion, no
 #   stress cycle).  On a stall it writes the reason to $BB_TMP/stalled, the
 #   evidence to $BB_TMP/stall.txt, kills this test's fio processes (a stuck
@@ -959,11 +979,16 @@ _watchdog_start() {
 			sleep "$BB_WATCH_SECS"
 			now=$(_now)
 			io='' infl=0
-			for d in "$@"; do
+			devs=$(_watch_devs "$@")
+			for d in $devs; do
 				io+="$(_completed "$d") "
 				infl=$((infl + $(_inflight "$d")))
 			done
+			# a disk added or removed is progress
+			io+="($(echo $devs))"
 			st='' sig_st=''
+			declare -F _watch_progress >/dev/null &&
+				sig_st+="$(_watch_progress) "
 			for f in "$BB_TMP"/stress.*; do
 				case $f in *.out|*.tmp|*"stress.*") continue ;; esac
 				read -r n i t m state < "$f" || continue
@@ -983,10 +1008,10 @@ _watchdog_start() {
 			fi
 			why=
 			if [ "$infl" -gt 0 ] && [ $((now - t_io)) -ge "$BB_STALL_SECS" ]; then
-				why="no I/O completed on $* for $((now - t_io)) s"
+				why="no I/O completed on $(echo $devs) for $((now - t_io)) s"
 				why+=" with $infl requests in flight"
 			elif [ $((now - t_any)) -ge "$BB_STALL_SECS" ]; then
-				why="no I/O completed and no stress cycle on $*"
+				why="no I/O completed and no stress cycle on $(echo $devs)"
 				why+=" for $((now - t_any)) s"
 			fi
 			[ -n "$why" ] || continue
@@ -995,7 +1020,7 @@ _watchdog_start() {
 				[ "$(cat "/proc/$p/comm" 2>/dev/null)" = fio ] &&
 					kill -KILL "$p" 2>/dev/null
 			done
-			_stall_dump_bounded "$@"
+			_stall_dump_bounded $devs
 			exit 0
 		done
 	) &
@@ -1065,6 +1090,7 @@ _prep_test() {
 	# where the watchdog reports a stall (fixed: subshells may move BB_TMP)
 	BB_STALL_FILE=$BB_TMP/stalled
 	BB_MARK="block-batch-selftest: start $TID $$ $RANDOM"
+	BB_T0=$(_now)
 	echo "$BB_MARK" > /dev/kmsg 2>/dev/null || BB_MARK=
 	_log "$*"
 }
@@ -1126,6 +1152,7 @@ _show_result() {
 	fi
 	_check_dmesg
 	_cleanup_test
+	_log "took $(($(_now) - ${BB_T0:-0})) s"
 	if [ "${BB_ERR:-1}" -ne 0 ]; then
 		echo "$TID : [FAIL]"
 		exit 1
