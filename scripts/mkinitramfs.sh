@@ -3,7 +3,8 @@
 #
 # Build the test guest's initramfs: busybox, bash, coreutils' timeout (the
 # kselftest runner wants --foreground), fio and dmsetup with their libraries,
-# the installed block-batch kselftests and scripts/guest/init.
+# the installed block-batch kselftests, scripts/guest/init and
+# scripts/guest/ublk-watch.
 #
 # usage: mkinitramfs.sh [-m MODROOT] [-u OBJ] KTREE OUT.cpio.gz [EXTRA-DIR]
 #   EXTRA-DIR, if given, is copied to /extra in the guest (benchmark scripts).
@@ -143,6 +144,7 @@ if [ -n "$modroot" ]; then
 	done
 fi
 install -m 755 "$BB_TOP/scripts/guest/init" "$root/init"
+install -m 755 "$BB_TOP/scripts/guest/ublk-watch" "$root/ublk-watch"
 
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) > "$out" ||
 	die "cannot write $out"

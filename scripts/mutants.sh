@@ -6,7 +6,8 @@
 # series that breaks one guarantee, after a header of "Key: value" lines
 # (git apply ignores the text before the first "diff --git"):
 #     Mutant: the guarantee it breaks, one line
-#     Tests:  test_x_01.sh,test_y_01.sh (the kselftests that guard it)
+#     Tests:  test_x_01.sh,test_y_01.sh (the kselftests that guard it; the
+#             kernel's ublk selftests as ublk:test_null_01.sh)
 #     Expect: fail | stall | not-caught
 #     Why:    (not-caught only) what covers it instead, e.g. a litmus test
 # For each mutant this applies it to one worktree of the applied series,
@@ -40,7 +41,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '30,38p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { bb_help "$0" usage; }
 
 mdir=${BB_MUTANTS_DIR:-$BB_TOP/tests/mutants}
 list=0
@@ -102,8 +103,8 @@ for m in "${sel[@]}"; do
 	[ -n "${desc[$m]}" ] || die "mutant $m: no 'Mutant:' header line in $p"
 	[ -n "${tests[$m]}" ] || die "mutant $m: no 'Tests:' header line in $p"
 	for t in ${tests[$m]//,/ }; do
-		[[ $t =~ ^test_[a-z0-9_]+\.sh$ ]] ||
-			die "mutant $m: '$t' in 'Tests:' is not a kselftest name (test_x_NN.sh)"
+		[[ $t =~ ^(ublk:)?test_[a-z0-9_]+\.sh$ ]] ||
+			die "mutant $m: '$t' in 'Tests:' is not a kselftest name (test_x_NN.sh, ublk:test_x_NN.sh)"
 	done
 	case ${expect[$m]} in
 	fail|stall) ;;
@@ -184,15 +185,15 @@ classify() {
 		echo "build failed"
 	elif grep -Eq '^(# )+[a-z0-9_]+: FAIL: stalled' "$log" "$glog" 2>/dev/null ||
 	     grep -Eq '^not ok [0-9]+ guest: finished and powered off' "$log" ||
-	     grep -Eq '^not ok [0-9]+ selftests: .* # TIMEOUT' "$glog" 2>/dev/null ||
+	     grep -Eq '^not ok [0-9]+ selftests: .* # (TIMEOUT|stalled)' "$glog" 2>/dev/null ||
 	     grep -Eq 'blocked for more than [0-9]+ seconds' "$glog" 2>/dev/null; then
 		echo "caught (stall)"
-	elif grep -Eq '^not ok [0-9]+ (guest: block-batch: |guest: kernel log|base: .* merge ratio, series)' \
+	elif grep -Eq '^not ok [0-9]+ (guest: (block-batch|ublk): |guest: kernel log|base: .* merge ratio, series)' \
 		"$log"; then
 		echo "caught (fail)"
-	elif grep -Eq '^ok [0-9]+ guest: block-batch: [^ ]+$' "$log"; then
+	elif grep -Eq '^ok [0-9]+ guest: (block-batch|ublk): [^ ]+$' "$log"; then
 		echo "NOT CAUGHT"
-	elif grep -Eq '^ok [0-9]+ guest: block-batch: .* # SKIP' "$log"; then
+	elif grep -Eq '^ok [0-9]+ guest: (block-batch|ublk): .* # SKIP' "$log"; then
 		echo "skipped"
 	else
 		echo "error"
@@ -229,7 +230,11 @@ for m in "${sel[@]}"; do
 	# Tests that the series does not have (yet) are left out, loudly.
 	run=()
 	for t in ${tests[$m]//,/ }; do
-		if [ -f "$mtree/tools/testing/selftests/block-batch/$t" ]; then
+		case $t in
+		ublk:*) f=$mtree/tools/testing/selftests/ublk/${t#ublk:} ;;
+		*) f=$mtree/tools/testing/selftests/block-batch/$t ;;
+		esac
+		if [ -f "$f" ]; then
 			run+=("$t")
 		else
 			warn "mutant $m: $t is not in the series: left out"

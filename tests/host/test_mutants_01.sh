@@ -37,6 +37,13 @@ for p in "$TOP"/tests/mutants/*.patch; do
 	tests=$(hdr "$p" Tests)
 	[ -n "$tests" ] || fail "$m: no Tests: line"
 	for t in ${tests//,/ }; do
+		# the kernel's own ublk selftests, in the base tree
+		case $t in
+		ublk:*)
+			[[ $t =~ ^ublk:test_[a-z]+_[0-9]+\.sh$ ]] ||
+				fail "$m: Tests: $t is no ublk selftest name"
+			continue ;;
+		esac
 		[ -f "$kst/$t" ] || [[ $pending == *" $t "* ]] ||
 			fail "$m: Tests: names $t, which is not in $kst"
 	done
