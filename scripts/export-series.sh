@@ -30,7 +30,7 @@ set -u
 BB_PLACEHOLDER_EMAIL=block-batch@example.org
 BB_PLACEHOLDER_IDENT="block-batch developers <$BB_PLACEHOLDER_EMAIL>"
 
-usage() { sed -n '7,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { bb_help "$0" usage; }
 outdir=$BB_OUT/series reroll= prefix=PATCH kdir= base_ref=
 while [ $# -gt 0 ]; do
 	case $1 in

@@ -21,7 +21,7 @@ force=0
 case "${1:-}" in
 "") ;;
 --force) force=1 ;;
--h|--help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) bb_help "$0"; exit 0 ;;
 *) echo "usage: $0 [--force]" >&2; exit 2 ;;
 esac
 

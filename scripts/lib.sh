@@ -21,21 +21,82 @@ need_tools() {
 		die "missing tool(s): ${missing[*]} (on Debian: see 'scripts/install-deps.sh')"
 }
 
+# bb_help SCRIPT [usage] -- SCRIPT's help: the comment block at its top
+# (after the #! and SPDX lines), or with "usage" only its block from the
+# "# usage:" line to the next empty comment line
+bb_help() {
+	awk -v from="${2:-}" '
+		NR <= 2 { next }
+		!/^#/ { exit }
+		{ sub(/^# ?/, "") }
+		from == "" && (n++ || $0 != "") { print; next }
+		/^usage:/ { on = 1 }
+		on && $0 == "" { exit }
+		on { print }' "$1"
+}
+
 # lock_get KEY -- value of KEY=... in base.lock
 lock_get() {
 	sed -n "s/^$1=//p" "$BB_LOCK"
 }
 
-# stage NAME CMD... -- run a stage and record its wall time
+# stage NAME CMD... -- run a stage and record its wall time.  While it runs,
+# a line every BB_TICK_SECS (60) says how long it has taken so far, and what
+# stage_progress NAME prints, if the caller defines that function (objects
+# built, tests done), so that a long stage is never silent.
 stage() {
-	local name=$1 t0 rc
+	local name=$1 t0 rc tick
 	shift
 	t0=$(date +%s)
+	(
+		trap 'kill "$s" 2>/dev/null; exit 0' TERM
+		while :; do
+			sleep "${BB_TICK_SECS:-60}" &
+			s=$!
+			wait "$s"
+			p=
+			declare -F stage_progress >/dev/null && p=$(stage_progress "$name")
+			info "stage '$name': $(( $(date +%s) - t0 ))s so far${p:+: $p}"
+		done
+	) >/dev/null &
+	tick=$!
 	"$@"
 	rc=$?
+	kill "$tick" 2>/dev/null
+	wait "$tick" 2>/dev/null
 	echo "$name $(( $(date +%s) - t0 ))s rc=$rc" >> "$BB_OUT/stages.txt"
 	info "stage '$name' took $(( $(date +%s) - t0 ))s (rc=$rc)"
 	return $rc
+}
+
+# bb_meta_begin DIR CMD... -- start DIR/meta.txt, the provenance of a record:
+# date, project commit, exact command, host, load, QEMU, and the machine
+# factor of scripts/calibrate.sh when BB_CALIBRATION holds its line.
+# bb_meta KEY VALUE adds a line; bb_meta_end adds the duration.
+bb_meta_begin() {
+	local dir=$1 rev dirty=
+	shift
+	mkdir -p "$dir" || return 1
+	BB_META=$dir/meta.txt BB_META_T0=$(date +%s)
+	rev=$(git -C "$BB_TOP" rev-parse HEAD 2>/dev/null || echo unknown)
+	[ -z "$(git -C "$BB_TOP" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
+		dirty=" (with uncommitted changes)"
+	{
+		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "project commit: $rev$dirty"
+		echo "command: $(cd "$BB_TOP" && printf '%q ' "$@")"
+		echo "host: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), $(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -r)"
+		echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+		echo "qemu: $(qemu-system-x86_64 --version 2>/dev/null | head -n1 || echo none), accelerator tcg"
+		[ -z "${BB_CALIBRATION:-}" ] || echo "machine: $BB_CALIBRATION"
+	} > "$BB_META"
+}
+bb_meta() {
+	[ -n "${BB_META:-}" ] && echo "$1: $2" >> "$BB_META"
+}
+bb_meta_end() {
+	bb_meta "load at end" "$(cut -d' ' -f1-3 /proc/loadavg)"
+	bb_meta duration "$(( $(date +%s) - ${BB_META_T0:-0} ))s"
 }
 
 # The compiler for kernel builds: the same string everywhere, or Kbuild sees a

@@ -20,7 +20,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '10,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { bb_help "$0" usage; }
 
 skip() { echo "block-batch: SKIP: $*" >&2; echo "1..0 # SKIP $*"; exit 4; }
 

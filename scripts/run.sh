@@ -41,8 +41,10 @@
 #                emulated SCSI disk in every guest, virtio-scsi (one request
 #                queue per vCPU) or megasas (LSI MegaRAID SAS 2108, the
 #                megaraid_sas driver), its queue_depth lowered to --scsi-qd
-#                (default 16) so that completions rerun the queues (seed
-#                004's scenario; with -f configs/rt.config, on PREEMPT_RT).
+#                (default 16) so that completions rerun the queues (the
+#                MegaRAID case of Ionut Nechita's "block/blk-mq: use atomic_t
+#                for quiesce_depth to avoid lock contention on RT" (2026);
+#                with -f configs/rt.config, on PREEMPT_RT).
 #                Also reported: the time interrupt threads spend blocked
 #                (IRQBLK lines, from sched_switch and sched_wakeup events;
 #                only where handlers run in threads, as under PREEMPT_RT)
@@ -51,7 +53,7 @@
 #                them in batches (blk_mq_end_request_batch()), which the
 #                series also uses for requests with scheduler tags (patches
 #                17-19).  Output in out/<tag>-smpN-poll/
-#   --hdd        an HDD stand-in instead of the seed setup: null_blk
+#   --hdd        an HDD stand-in instead of the default setup: null_blk
 #                rotational, one hw queue of 32 tags, every request completed
 #                by a timer after 100 ms (irqmode=2), and --jobs sequential
 #                writers (default 8, --rw default write) at iodepth 32 with
@@ -82,6 +84,7 @@
 
 set -u
 . "$(dirname "$0")/lib.sh"
+argv=("$0" "$@")
 
 smp=2 jobs="1 4 16" scheds="none mq-deadline bfq" runtime=10 rounds=
 irqmode=0 rw= frags=() kdir=${KDIR:-} nodebug=-n pack= ublk= dev= devargs=() holds=
@@ -121,7 +124,7 @@ while [ $# -gt 0 ]; do
 	--dev) dev=$2; shift 2 ;;
 	--label) devargs+=(--label "$2"); shift 2 ;;
 	--write-destroys-data) devargs+=("$1"); shift ;;
-	-h|--help) sed -n '3,81p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) bb_help "$0"; exit 0 ;;
 	*) usage ;;
 	esac
 done
@@ -258,6 +261,11 @@ out=$BB_OUT/$tag-smp$smp lsres=()
 [ "$disk" = null_blk ] || out+=-$disk
 [ "$poll" = 0 ] || out+=-poll
 [ "$hdd" = 0 ] || out+=-hdd
+# The record's provenance (meta.txt), with the machine's factor.
+BB_CALIBRATION=$("$BB_TOP/scripts/calibrate.sh") || BB_CALIBRATION=
+bb_meta_begin "$out" "${argv[@]}" || die "cannot write $out/meta.txt"
+bb_meta "series head" "$(git -C "$patched" log -1 --format='%H %s')"
+bb_meta "base" "$(git -C "$base" log -1 --format='%H %s')"
 if [ -n "$lockstat" ]; then
 	# one guest per kernel: counts per I/O, not timings.  A failed guest
 	# leaves its cases out of the lock_stat table, not the IOPS run.
@@ -289,4 +297,7 @@ else
 	echo "(fio $rw 4k io_uring iodepth 32, ${runtime}s per case, null_blk irqmode=$irqmode)"
 fi
 echo "stage times:"; sed 's/^/  /' "$BB_OUT/stages.txt"
+bb_meta_end
+sed 's/^/stage: /' "$BB_OUT/stages.txt" >> "$out/meta.txt"
+echo "(provenance: $out/meta.txt)"
 exit $rc

@@ -22,7 +22,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '7,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { bb_help "$0" usage; }
 mode=dry mbox= exp_args=() to=() cc=()
 while [ $# -gt 0 ]; do
 	case $1 in

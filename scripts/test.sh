@@ -40,6 +40,10 @@
 
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$BB_TOP/scripts/testlib/disks.sh"
+. "$BB_TOP/scripts/testlib/parse.sh"
+. "$BB_TOP/scripts/testlib/base.sh"
+argv=("$0" "$@")
 
 usage() {
 	echo "usage: $0 [--kdir DIR | --tree DIR] [--host-only] [--tests LIST] [--blktests LIST] [--ublk GROUPS] [--smp N] [--load N] [--full] [--no-base] [-f FRAGMENT]..." >&2
@@ -65,7 +69,7 @@ while [ $# -gt 0 ]; do
 	-f)
 		[ -r "$2" ] || die "config fragment '$2' not found"
 		frags+=(-f "$(realpath "$2")"); objname+=-$(basename "$2" .config); shift 2 ;;
-	-h|--help) sed -n '3,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) bb_help "$0"; exit 0 ;;
 	*) echo "$0: unknown argument '$1'" >&2; usage ;;
 	esac
 done
@@ -73,6 +77,12 @@ done
 [[ $smp =~ ^[1-9][0-9]*$ ]] && [ "$smp" -le 8 ] || die "--smp '$smp': a number of CPUs, 1 to 8"
 [[ $load =~ ^[0-9]+$ ]] && [ "$load" -le 64 ] || die "--load '$load': a number of CPU hogs, 0 to 64"
 [ -z "$kdir" ] || [ -z "$ptree" ] || die "--kdir and --tree exclude each other"
+if [ -n "$kdir" ]; then
+	[ -f "$kdir/Makefile" ] && [ -d "$kdir/block" ] ||
+		die "--kdir '$kdir' is not a kernel source tree"
+	git -C "$kdir" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
+		die "--kdir '$kdir' is not a git repository with a commit (the series goes on a new branch of it)"
+fi
 if [ -n "$ptree" ]; then
 	[ -f "$ptree/Makefile" ] && [ -d "$ptree/block" ] ||
 		die "--tree '$ptree' is not a kernel source tree"
@@ -80,9 +90,17 @@ if [ -n "$ptree" ]; then
 		die "--tree '$ptree' does not have the series applied"
 	ptree=$(realpath "$ptree")
 fi
+# --tests: block-batch's kselftests, and the kernel's ublk selftests as
+# ublk:test_x_NN.sh (checked against the tree once it is there)
 for t in ${tests//,/ }; do
-	[ -f "$BB_TOP/tools/testing/selftests/block-batch/$t" ] ||
-		die "--tests: no kselftest '$t' in tools/testing/selftests/block-batch"
+	case $t in
+	ublk:*)
+		[[ $t =~ ^ublk:test_[a-z]+_[0-9]+\.sh$ ]] ||
+			die "--tests: '$t' is no ublk selftest name (ublk:test_null_01.sh)" ;;
+	*)
+		[ -f "$BB_TOP/tools/testing/selftests/block-batch/$t" ] ||
+			die "--tests: no kselftest '$t' in tools/testing/selftests/block-batch" ;;
+	esac
 done
 if [ -n "$blktests_opt" ] && [ "$blktests_opt" != none ]; then
 	for t in ${blktests_opt//,/ }; do
@@ -112,7 +130,7 @@ fi
 # test_quiesce_02 and _03's), and test_integrity_02 is test_integrity_01
 # through libaio (test_mixed_01 also runs libaio).
 FULL_ONLY="test_quiesce_01.sh test_integrity_02.sh"
-tier=full
+tier=full tests_opt=$tests
 if [ -z "$tests" ] && [ $full -eq 0 ]; then
 	tier=ci
 	for t in "$BB_TOP"/tools/testing/selftests/block-batch/test_*_[0-9][0-9].sh; do
@@ -139,6 +157,23 @@ load_stop() {
 }
 trap load_stop EXIT
 
+# stage_progress NAME -- what a long stage has done so far, for the line
+# that stage() prints every minute
+progress_obj=
+stage_progress() {
+	local g
+
+	case $1 in
+	build*) echo "$(find "$progress_obj" -name '*.o' 2>/dev/null | wc -l) objects in $progress_obj" ;;
+	bisect) tail -n 1 "$BB_OUT/bisect.log" 2>/dev/null | cut -c1-120 ;;
+	boot+tests) g=$BB_OUT/guest.log ;;&
+	boot-base) g=$BB_OUT/guest-base.log ;;&
+	boot*)
+		echo "$(tr -d '\r' < "$g" | grep -cE '^(not )?ok [0-9]+ selftests: ') tests done;" \
+		     "last line: $(tr -d '\r' < "$g" | grep -v '^$' | tail -n 1 | cut -c1-100)" ;;
+	esac
+}
+
 mkdir -p "$BB_OUT"
 : > "$BB_OUT/stages.txt"
 t_start=$(date +%s)
@@ -157,13 +192,52 @@ tap() {
 
 finish() {
 	echo "1..$n"
-	echo "# stage times:"
+	echo "# stage times (machine: ${BB_CALIBRATION:-not measured}):"
 	sed 's/^/#   /' "$BB_OUT/stages.txt"
-	echo "#   total $(( $(date +%s) - t_start ))s"
+	echo "#   total $(( $(date +%s) - t_start ))s${estimate:+ (estimated: ${estimate}s)}"
+	bb_meta result "$pass passed, $fail failed, $skip skipped"
+	bb_meta_end
+	sed 's/^/stage: /' "$BB_OUT/stages.txt" >> "$BB_OUT/meta.txt" 2>/dev/null
 	[ $fail -eq 0 ] || echo "# failed: ${failed_names[*]}"
 	echo "$pass passed, $fail failed, $skip skipped"
 	[ $fail -eq 0 ]
 	exit $?
+}
+
+# Stage times of the reference machine of scripts/calibrate.sh (factor
+# 1.00), in seconds: the run of docs/testing.md's "What a run costs".
+# "cold": an empty cache (no ccache, no base kernel, no herd7 or liburing).
+REF_HOST_COLD=400 REF_HOST_WARM=200 REF_FETCH_COLD=120
+REF_BUILD_COLD=900 REF_BUILD_WARM=60 REF_BISECT_COLD=250 REF_BISECT_WARM=150
+REF_GUEST_CI=1200 REF_GUEST_FULL=3600 REF_BASE_COLD=250 REF_BASE_WARM=150
+# estimate_cold -- true when the build cache is empty
+estimate_cold() {
+	[ -z "$(ls -A "$CCACHE_DIR" 2>/dev/null)" ]
+}
+# estimate_what -- what the estimate covers
+estimate_what() {
+	local w=warm
+	estimate_cold && w=cold
+	echo "$w, the ${tier} tier$([ $base_cmp -eq 1 ] && echo ", with the base kernel")"
+}
+# estimate_secs -- this run's expected duration here: the reference stage
+# times scaled by the machine factor; none with --tests (no reference)
+estimate_secs() {
+	local f secs=0 c=WARM
+
+	f=$(sed -n 's/.* factor \([0-9.]*\) .*/\1/p' <<< "${BB_CALIBRATION:-}")
+	[ -n "$f" ] && [ -z "$tests_opt" ] || return 0
+	estimate_cold && c=COLD
+	[ -n "$ptree" ] || secs=$(( secs + REF_HOST_$c + REF_BISECT_$c ))
+	[ $c = WARM ] || secs=$(( secs + REF_FETCH_COLD ))
+	secs=$(( secs + REF_BUILD_$c ))
+	if [ "$tier" = full ]; then
+		secs=$(( secs + REF_GUEST_FULL ))
+	else
+		secs=$(( secs + REF_GUEST_CI ))
+	fi
+	[ $base_cmp -eq 0 ] || secs=$(( secs + REF_BASE_$c ))
+	awk -v s="$secs" -v f="$f" 'BEGIN { printf "%d", s * f + 0.5 }'
 }
 
 echo "TAP version 13"
@@ -172,6 +246,13 @@ echo "TAP version 13"
 stage deps "$BB_TOP/scripts/install-deps.sh"
 tap $? "host: dependencies installed"
 [ $fail -eq 0 ] || finish
+# How fast is this machine, and so how long will this take?
+BB_CALIBRATION=$("$BB_TOP/scripts/calibrate.sh") || BB_CALIBRATION=
+bb_meta_begin "$BB_OUT" "${argv[@]}"
+bb_meta load "${load} CPU hogs during the guest stages (--load)"
+estimate=$(estimate_secs)
+echo "# machine: ${BB_CALIBRATION:-not measured (scripts/calibrate.sh failed)}"
+[ -z "$estimate" ] || echo "# estimate: about $(( (estimate + 59) / 60 )) min for this run ($(estimate_what)), the reference machine's stage times times the factor (docs/testing.md)"
 
 # --- host-side tests of the tooling (not with --tree: a mutant run) --------
 for t in "$BB_TOP"/tests/host/test_*.sh; do
@@ -196,6 +277,7 @@ else
 		> "$BB_OUT/tree" || { tap 1 "guest: apply series"; finish; }
 	tree=$(cat "$BB_OUT/tree")
 fi
+bb_meta "series head" "$(git -C "$tree" log -1 --format='%H %s' 2>/dev/null)"
 obj=$(bb_obj_dir "$tree" "$objname")
 # The kernel's own ublk selftests: which groups, checked against the tree.
 ublk=
@@ -207,12 +289,20 @@ elif [ $full -eq 1 ]; then
 elif [ "$tier" = ci ]; then
 	ublk=$UBLK_CI_GROUPS
 fi
+for t in ${tests//,/ }; do
+	case $t in
+	ublk:*)
+		[ -f "$tree/tools/testing/selftests/ublk/${t#ublk:}" ] ||
+			die "--tests: $tree has no ublk selftest ${t#ublk:}" ;;
+	esac
+done
 ublk_list=
 for g in ${ublk//,/ }; do
 	set -- "$tree"/tools/testing/selftests/ublk/test_"$g"_[0-9][0-9].sh
 	[ -f "$1" ] || die "--ublk: $tree has no ublk selftests in group '$g'"
 	for t in "$@"; do ublk_list+=" ${t##*/}"; done
 done
+progress_obj=$obj
 stage build "$BB_TOP/scripts/build.sh" -m "${frags[@]}" "$tree" "$obj" > "$BB_OUT/bzImage.path" ||
 	{ tap 1 "guest: build kernel"; finish; }
 if [ -z "$ptree" ]; then
@@ -254,23 +344,12 @@ if [ $full -eq 1 ]; then
 	append+=" bb.stress_secs=${BB_FULL_STRESS_SECS:-300}"
 	guest_tmo=${BB_GUEST_TIMEOUT:-7200}
 fi
-# A scratch NVMe controller with several queues, for the reset stress.
-truncate -s 256M "$BB_OUT/nvme.img"
-nvme=(-q -drive -q "file=$BB_OUT/nvme.img,if=none,id=bbnvme,format=raw"
-      -q -device -q "nvme,serial=bbnvme,drive=bbnvme,max_ioqpairs=4")
-# Scratch SCSI disks behind real drivers, for test_drivers_01: QEMU's
-# emulated LSI MegaRAID (megasas-gen2: megaraid_sas) and virtio-scsi (two
-# request queues), found by their model "bbscratch"
-truncate -s 256M "$BB_OUT/megasas.img" "$BB_OUT/vscsi.img"
-nvme+=(-q -drive -q "file=$BB_OUT/megasas.img,if=none,id=bbmega,format=raw"
-       -q -device -q "megasas-gen2,id=bbmegasas"
-       -q -device -q "scsi-hd,drive=bbmega,bus=bbmegasas.0,product=bbscratch"
-       -q -drive -q "file=$BB_OUT/vscsi.img,if=none,id=bbvs,format=raw"
-       -q -device -q "virtio-scsi-pci,id=bbvscsi,num_queues=2"
-       -q -device -q "scsi-hd,drive=bbvs,bus=bbvscsi.0,product=bbscratch")
+# The scratch disks: an NVMe controller with several queues (the reset
+# stress), MegaRAID and virtio-scsi disks (test_drivers_01).
+guest_disks "$BB_OUT"
 load_start
 stage boot+tests "$BB_TOP/scripts/boot.sh" -s "$smp" -t "$guest_tmo" \
-	"${nvme[@]}" -a "$append" "$(cat "$BB_OUT/bzImage.path")" \
+	"${disks[@]}" -a "$append" "$(cat "$BB_OUT/bzImage.path")" \
 	"$BB_OUT/initramfs.cpio.gz" "$BB_OUT/guest.log"
 boot_rc=$?
 load_stop
@@ -295,11 +374,6 @@ grep -E '^# ' "$log.txt" | grep -v '^# dmesg' | head -n 200
 
 grep -qE '^(not )?ok [0-9]+ selftests: ' "$log.txt"
 tap $? "guest: the kselftest runner ran tests"
-# ublk_results LOG -- "TEST VERDICT" (pass, fail, skip) per ublk selftest
-ublk_results() {
-	sed -n 's/^\(not \)\{0,1\}ok [0-9]* selftests: ublk: \(test_[a-z0-9_]*\.sh\)\(.*\)$/\1|\2|\3/p' "$1" |
-	awk -F'|' '{ v = "pass"; if ($1 != "") v = "fail"; else if ($3 ~ /# SKIP/) v = "skip"; print $2, v }'
-}
 if [ -n "$ublk" ]; then
 	nr_want=$(echo $ublk_list | wc -w)
 	nr_ran=$(ublk_results "$log.txt" | wc -l)
@@ -307,22 +381,6 @@ if [ -n "$ublk" ]; then
 	tap $? "guest: the kernel's ublk selftests ran ($ublk: $nr_ran of $nr_want)"
 fi
 
-# blktests_results LOG -- "STATUS NAME (CONDITION)" per blktests ./check
-# line of a guest log; the lines below a result (skip reasons, the diff of
-# a failure) as "# " comments
-blktests_results() {
-	sed -n '/^BB-BLKTESTS-BEGIN/,/^BB-BLKTESTS-END/p' "$1" | awk '
-		/^block\/[0-9]+ / {
-			st = $0; sub(/.*\[/, "", st); sub(/\].*/, "", st)
-			cond = ""
-			if (match($0, /\) \([^()]*\) +\[/))
-				cond = " " substr($0, RSTART + 2, RLENGTH - 2)
-			sub(/ +\[$/, "", cond)
-			print st "|" $1 cond
-			next
-		}
-		/^    / { print "#|" $0 }'
-}
 if [ -n "$blktests" ]; then
 	while IFS='|' read -r st name; do
 		case $st in
@@ -357,139 +415,5 @@ else
 	tap 0 "guest: kernel log free of lockdep/KASAN/KCSAN/WARN/BUG/hung-task reports"
 fi
 
-# --- the base kernel: same config, same run --------------------------------
-# test_merge_01 prints the merge ratio per scheduler and case; the series
-# must merge at least as well as the kernel it applies to (the regression
-# that sank the 2024 mq-deadline/bfq scalability series).  For its HDD-like
-# case (case=hdd) it also prints fio's write IOPS: their ratio series/base is
-# reported, never checked (IOPS under TCG follow the host's load).  The base
-# also runs test_order_01 (expected to fail there), for its inversion count.
-# merge_ratios LOG -- "SCHED CASE RATIO" per merge_01 line of a guest log
-# (the kselftest runner prefixes the test's "# " lines with another "# ")
-merge_ratios() {
-	sed -n 's/^\(# \)*merge_01: sched=\([^ ]*\) case=\([^ ]*\) .* ratio=\([0-9.]*\).*/\2 \3 \4/p' "$1"
-}
-# merge_iops LOG -- "SCHED CASE IOPS" per merge_01 IOPS line of a guest log
-# (the HDD-like cases hdd and sd-hdd)
-merge_iops() {
-	sed -n 's/^\(# \)*merge_01: sched=\([^ ]*\) case=\([^ ]*\) iops=\([0-9][0-9]*\).*/\2 \3 \4/p' "$1"
-}
-# Compare when test_merge_01 ran and passed or failed here (not skipped),
-# or when the kernel's ublk selftests ran.
-merge_ran=0
-grep -Eq '^(not )?ok [0-9]+ selftests: block-batch: test_merge_01.sh$|^not ok [0-9]+ selftests: block-batch: test_merge_01.sh ' "$log.txt" &&
-	merge_ran=1
-# The kernel's ublk selftests on the base: with --full every group the
-# series ran; otherwise only those the series did not pass (failed or
-# skipped), which is all the check below needs: a test the series passes
-# cannot be one the series lost.  The CI tier saves the base's ublk run
-# (about 6 minutes under TCG) when the series passes them all.
-bublk= bublk_tests=
-if [ -n "$ublk" ]; then
-	if [ $full -eq 1 ] || [ -n "$ublk_opt" ]; then
-		bublk=$ublk
-	else
-		bublk_tests=$(ublk_results "$log.txt" | awk '$2 != "pass" { print "ublk:" $1 }' | paste -sd,)
-	fi
-fi
-if [ $base_cmp -eq 1 ] && { [ $merge_ran -eq 1 ] || [ -n "$bublk$bublk_tests" ]; }; then
-	if [ $merge_ran -eq 1 ]; then
-		[ -n "$(merge_ratios "$log.txt")" ]
-		tap $? "base: the series' merge ratios were reported (test_merge_01)"
-		btests=test_merge_01.sh,test_order_01.sh${bublk_tests:+,$bublk_tests}
-	else
-		btests=${bublk_tests:-none}
-	fi
-	blog=$BB_OUT/guest-base.log
-	# The base kernel boots with the series' kselftests and its own modules.
-	base_tree=$(bb_base_worktree "$tree") &&
-	base_obj=$(bb_obj_dir "$base_tree" "$objname") &&
-	uarg=() && { [ $kublk -eq 0 ] || uarg=(-u "$base_obj"); } &&
-	stage build-base "$BB_TOP/scripts/build.sh" -m "${frags[@]}" "$base_tree" \
-		"$base_obj" > "$BB_OUT/bzImage-base.path" &&
-	stage initramfs-base "$BB_TOP/scripts/mkinitramfs.sh" -m "$base_obj/modroot" \
-		"${uarg[@]}" "$tree" \
-		"$BB_OUT/initramfs-base.cpio.gz" > /dev/null &&
-	load_start &&
-	stage boot-base "$BB_TOP/scripts/boot.sh" -s "$smp" -t 1800 \
-		-a "bb.mode=test bb.tests=$btests${bublk:+ bb.ublk=$bublk}${blktests:+ bb.blktests=$blktests}" \
-		"$(cat "$BB_OUT/bzImage-base.path")" "$BB_OUT/initramfs-base.cpio.gz" "$blog"
-	rc=$?
-	load_stop
-	[ $rc -eq 0 ]
-	tap $? "base: base kernel built and booted with the same config"
-	tr -d '\r' < "$blog" > "$blog.txt" 2>/dev/null
-	grep -E '^(# )+(merge|order)_01: ' "$blog.txt" | sed -E 's/^(# )+/# base kernel: /'
-	# the blktests cases on the base: reported (block/041, dispatch
-	# order, is expected to fail there), not checked
-	blktests_results "$blog.txt" | sed -e 's/^#|/# base kernel:   /' \
-		-e 's/^\([^#][^|]*\)|\(.*\)/# base kernel: blktests \2: \1/'
-	while read -r sched case ratio; do
-		bratio=$(merge_ratios "$blog.txt" | awk -v s="$sched" -v c="$case" \
-			'$1 == s && $2 == c { print $3 }')
-		if [ -z "$bratio" ]; then
-			tap 1 "base: $sched $case merge ratio: no figure from the base kernel"
-			continue
-		fi
-		# On the HDD-like device the share of bios that find a request
-		# to merge into depends on how fast the guest resubmits against
-		# the 100 ms completions, so on the host's load: bfq gave 0.338
-		# and 0.484 in two runs of the same series kernel (base 0.500);
-		# the base's mq-deadline 0.812 idle and 0.886 on a loaded host.
-		# One run per kernel at different moments cannot tell a
-		# regression from that: reported here; it needs interleaved
-		# rounds (scripts/run.sh).
-		case " ${BB_MERGE_REPORT_ONLY-mq-deadline:hdd bfq:hdd mq-deadline:sd-hdd bfq:sd-hdd} " in
-		*" $sched:$case "*)
-			echo "# base: $sched $case merge ratio, series $ratio, base $bratio" \
-			     "(reported, not checked: BB_MERGE_REPORT_ONLY)"
-			continue ;;
-		esac
-		# Both are fractions of bios merged; BB_MERGE_SLACK absorbs run
-		# to run noise, default 0.05: series minus base was -0.016 to
-		# +0.027 idle and down to -0.043 (bfq queued) on a loaded host
-		# in session 3, while mq-deadline without bio merging was
-		# -0.10 in session 2 (mutant 05).
-		slack=${BB_MERGE_SLACK:-0.05}
-		awk -v p="$ratio" -v b="$bratio" -v d="$slack" \
-			'BEGIN { exit !(p >= b - d) }'
-		tap $? "base: $sched $case merge ratio, series $ratio >= base $bratio - $slack"
-	done < <(merge_ratios "$log.txt")
-	# HDD-like cases: IOPS series/base per scheduler, when both reported.
-	while read -r sched case iops; do
-		biops=$(merge_iops "$blog.txt" | awk -v s="$sched" -v c="$case" \
-			'$1 == s && $2 == c { print $3; exit }')
-		[ "${biops:-0}" -gt 0 ] || continue
-		echo "# base: $sched $case IOPS series/base" \
-			"$(awk -v p="$iops" -v b="$biops" 'BEGIN { printf "%.2f", p / b }')" \
-			"(series $iops, base $biops; reported, not checked)"
-	done < <(merge_iops "$log.txt")
-	# The kernel's ublk selftests: the series must pass every one that
-	# the base passes; differences either way are listed.
-	if [ -n "$bublk$bublk_tests" ]; then
-		lost=0 same=0
-		while read -r t v; do
-			bv=$(ublk_results "$blog.txt" | awk -v t="$t" '$1 == t { print $2 }')
-			if [ "$v" = "${bv:-none}" ]; then
-				same=$((same + 1))
-				continue
-			fi
-			[ -z "$bublk" ] && [ "$v" = pass ] && continue
-			echo "# base: ublk $t: series $v, base ${bv:-not run}"
-			[ "$bv" = pass ] && lost=$((lost + 1))
-			[ -z "$bv" ] && [ "$v" != pass ] && lost=$((lost + 1))
-		done < <(ublk_results "$log.txt")
-		echo "# base: ublk selftests: series $(ublk_results "$log.txt" |
-			awk '{ n[$2]++ } END { printf "%d pass, %d fail, %d skip", n["pass"], n["fail"], n["skip"] }'), base ${bublk:-(only those the series did not pass)} $(ublk_results "$blog.txt" |
-			awk '{ n[$2]++ } END { printf "%d pass, %d fail, %d skip", n["pass"], n["fail"], n["skip"] }'); $same the same"
-		[ -n "$(ublk_results "$blog.txt")" ] && [ $lost -eq 0 ]
-		tap $? "base: the series passes every ublk selftest that the base kernel passes ($ublk)"
-	fi
-fi
-if [ -n "$ublk" ] && [ -z "$bublk$bublk_tests" ] && [ $base_cmp -eq 1 ]; then
-	# the series passed every one that ran: nothing it could have lost,
-	# if all of them ran
-	[ "$nr_ran" -gt 0 ] && [ "$nr_ran" -eq "$nr_want" ]
-	tap $? "base: the series passes every ublk selftest that the base kernel passes ($ublk: the series passed $nr_ran of $nr_want, so the base need not run them)"
-fi
+compare_base
 finish

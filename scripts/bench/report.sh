@@ -30,6 +30,13 @@ res=$1 out=$2 title=${3:-block-batch benchmark}
 [ -r "$res" ] || { echo "report: cannot read $res" >&2; exit 1; }
 grep -qE '^(BENCH|HOLD) ' "$res" || { echo "report: no BENCH or HOLD lines in $res" >&2; exit 1; }
 mkdir -p "$out" || exit 1
+# Provenance: scripts/run.sh writes meta.txt before its guests run; a
+# report made on its own (the --pack bundle, a rerun) says so there too.
+{
+	[ -e "$out/meta.txt" ] || echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "report: $(date -u +%Y-%m-%dT%H:%M:%SZ) $0 $* on $(nproc) CPUs," \
+	     "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+} >> "$out/meta.txt" || exit 1
 tab() { awk -v fmt="$1" -f "$here/table.awk" "$res"; }
 if ! grep -q '^BENCH ' "$res"; then
 	tab md > "$out/table.md" && tab holdcsv > "$out/holds.csv" || exit 1

@@ -74,9 +74,11 @@ for r in 1 2 3 4 5; do
 	done
 done > "$res"
 "$TOP/scripts/bench/report.sh" "$res" "$T/rep" "test" > "$T/rep.out" || fail "report.sh failed"
-for f in table.md summary.csv summary.json results.csv; do
+for f in table.md summary.csv summary.json results.csv meta.txt; do
 	[ -s "$T/rep/$f" ] || fail "report.sh wrote no $f"
 done
+grep -q '^report: .* on [0-9]* CPUs' "$T/rep/meta.txt" ||
+	fail "report.sh's meta.txt does not say where the report was made"
 python3 -m json.tool "$T/rep/summary.json" > /dev/null || fail "summary.json is no JSON"
 grep -q '^mq-deadline,4,1003,1503,1.49[0-9],.*,95%,5,.*"faster"$' "$T/rep/summary.csv" ||
 	{ cat "$T/rep/summary.csv"; fail "mq-deadline 1.5x is not 'faster' with a 95% interval"; }

@@ -37,3 +37,13 @@ expect_fail "-u $T/noobj: not a configured kernel build directory" \
 expect_fail "--ublk: 'nosuch' is no group of the ublk selftests" \
 	"$TOP/scripts/test.sh" --ublk null,nosuch
 expect_fail "--ublk: unknown mode 'xx'" "$TOP/scripts/run.sh" --ublk pc,xx
+# test.sh checks its arguments before any work: a --kdir that is no kernel
+# tree, a --tests name that is no ublk selftest
+expect_fail "--kdir '$T' is not a kernel source tree" "$TOP/scripts/test.sh" --kdir "$T"
+expect_fail "--tests: 'ublk:nosuch' is no ublk selftest name" \
+	"$TOP/scripts/test.sh" --tests ublk:nosuch
+# The machine's calibration: one line with the time and the factor.
+"$TOP/scripts/calibrate.sh" > "$T/cal" || fail "calibrate.sh failed"
+grep -Eq '^calibration [0-9]+\.[0-9]+ s, factor [0-9]+\.[0-9]+ \(reference [0-9.]+ s\)$' "$T/cal" ||
+	{ cat "$T/cal"; fail "calibrate.sh printed no calibration line"; }
+expect_fail "usage: " "$TOP/scripts/calibrate.sh" --bogus

@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Parsers of a test guest's console log, for scripts/test.sh (sourced).
+# Each reads LOG, the console with carriage returns removed.
+
+# ublk_results LOG -- "TEST VERDICT" (pass, fail, skip) per ublk selftest
+ublk_results() {
+	sed -n 's/^\(not \)\{0,1\}ok [0-9]* selftests: ublk: \(test_[a-z0-9_]*\.sh\)\(.*\)$/\1|\2|\3/p' "$1" |
+	awk -F'|' '{ v = "pass"; if ($1 != "") v = "fail"; else if ($3 ~ /# SKIP/) v = "skip"; print $2, v }'
+}
+
+# blktests_results LOG -- "STATUS NAME (CONDITION)" per blktests ./check
+# line of a guest log; the lines below a result (skip reasons, the diff of
+# a failure) as "# " comments
+blktests_results() {
+	sed -n '/^BB-BLKTESTS-BEGIN/,/^BB-BLKTESTS-END/p' "$1" | awk '
+		/^block\/[0-9]+ / {
+			st = $0; sub(/.*\[/, "", st); sub(/\].*/, "", st)
+			cond = ""
+			if (match($0, /\) \([^()]*\) +\[/))
+				cond = " " substr($0, RSTART + 2, RLENGTH - 2)
+			sub(/ +\[$/, "", cond)
+			print st "|" $1 cond
+			next
+		}
+		/^    / { print "#|" $0 }'
+}
+
+# merge_ratios LOG -- "SCHED CASE RATIO" per merge_01 line of a guest log
+# (the kselftest runner prefixes the test's "# " lines with another "# ")
+merge_ratios() {
+	sed -n 's/^\(# \)*merge_01: sched=\([^ ]*\) case=\([^ ]*\) .* ratio=\([0-9.]*\).*/\2 \3 \4/p' "$1"
+}
+# merge_iops LOG -- "SCHED CASE IOPS" per merge_01 IOPS line of a guest log
+# (the HDD-like cases hdd and sd-hdd)
+merge_iops() {
+	sed -n 's/^\(# \)*merge_01: sched=\([^ ]*\) case=\([^ ]*\) iops=\([0-9][0-9]*\).*/\2 \3 \4/p' "$1"
+}
