@@ -37,3 +37,11 @@ merge_ratios() {
 merge_iops() {
 	sed -n 's/^\(# \)*merge_01: sched=\([^ ]*\) case=\([^ ]*\) iops=\([0-9][0-9]*\).*/\2 \3 \4/p' "$1"
 }
+
+# test_durations LOG -- "SECONDS NAME" per test that logged its duration:
+# block-batch's kselftests ("# NAME: took N s", _show_result) and the
+# kernel's ublk selftests ("# ublk_NAME: N s; ...", scripts/guest/ublk-watch)
+test_durations() {
+	sed -n -e 's/^\(# \)*\([a-z0-9_]*\): took \([0-9]*\) s$/\3 \2/p' \
+	       -e 's/^# \(ublk_[a-z0-9_]*\): \([0-9]*\) s; .*/\2 \1/p' "$1"
+}
