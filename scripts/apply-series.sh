@@ -3,13 +3,13 @@
 #
 # Apply the block-batch series to a kernel git tree.
 #
-# patches/series lists the patches in order.  Each line is
-#     PATCH-FILE [PATH]...
-# where the PATHs (files or directories, at their kernel path in this
-# repository) are the new files that patch adds.  patches/*.patch hold only the
-# changes to files that already exist upstream; the new files live once, at
-# their kernel path here, and are folded into the commit of the patch that
-# introduces them.  A file under several listed paths belongs to the longest.
+# patches/series lists the patches in order, one file name a line (the same
+# order as patches/0*.patch).  Each patch is complete, as git format-patch
+# wrote it: the new files it adds and its changes to them are in it, so this
+# is 'git am' of each patch in turn.  The repository's copies of the new files
+# (tools/testing/selftests/block-batch/, Documentation/block/, ...) are not
+# read here: they are checked equal to the series (tests/host/test_am_01.sh)
+# and regenerated from it by scripts/refresh-series.sh.
 #
 # Without --kdir the series goes onto branch 'block-batch' of the cached base
 # tree (scripts/fetch-base.sh).  With --kdir (or KDIR=) a *new* branch is made
@@ -37,8 +37,6 @@ kdir=${KDIR:-}
 base_ref=
 branch=
 pdir=${BB_PATCHES:-$BB_TOP/patches}
-# where the new files live (tests point this elsewhere)
-overlay=${BB_OVERLAY:-$BB_TOP}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kdir) kdir=${2:?}; shift 2 ;;
@@ -55,43 +53,14 @@ need_tools git sed awk
 
 # --- parse the series -------------------------------------------------------
 patches=()
-declare -A claims=()	# claimed path -> patch
 while read -r p rest; do
 	case "$p" in ""|\#*) continue ;; esac
+	[ -z "$rest" ] || die "series: '$p $rest': one patch file a line"
 	[ -f "$pdir/$p" ] || die "series names $p, which is not in $pdir"
+	grep -q '^diff --git' "$pdir/$p" || die "series: $p has no diff"
 	patches+=("$p")
-	for c in $rest; do
-		c=${c%/}
-		[ -e "$overlay/$c" ] || die "series: $p claims $c, which does not exist"
-		[ -z "${claims[$c]:-}" ] || die "series: $c claimed twice"
-		claims[$c]=$p
-	done
 done < "$pdir/series"
 [ ${#patches[@]} -gt 0 ] || die "series in $pdir is empty"
-
-# owner FILE -- the patch whose claim on FILE is the longest, or nothing
-owner() {
-	local f=$1 best= bestlen=0 c
-
-	for c in "${!claims[@]}"; do
-		if [ "$f" = "$c" ] || [ "${f#"$c"/}" != "$f" ]; then
-			if [ ${#c} -gt $bestlen ]; then
-				best=${claims[$c]}
-				bestlen=${#c}
-			fi
-		fi
-	done
-	echo "$best"
-}
-
-declare -A newfiles=()	# patch -> newline-separated files
-for c in "${!claims[@]}"; do
-	while IFS= read -r f; do
-		f=${f#"$overlay"/}
-		[ "$(owner "$f")" = "${claims[$c]}" ] || continue
-		newfiles[${claims[$c]}]+="$f"$'\n'
-	done < <(find "$overlay/$c" -type f ! -name '*.o' ! -name '*~' | sort)
-done
 
 # --- pick and prepare the target tree --------------------------------------
 created_wt=
@@ -157,79 +126,17 @@ fi
 git -C "$target" config user.name >/dev/null 2>&1 ||
 	export GIT_COMMITTER_NAME=block-batch GIT_COMMITTER_EMAIL=block-batch@localhost
 
-# maintainers_insert FRAGMENT MAINTAINERS -- add the entry in FRAGMENT to
-# MAINTAINERS right after the entry with the greatest title not above its own
-# (MAINTAINERS is not strictly sorted, so "the first title after" misplaces
-# it).  MAINTAINERS.fragment is the only copy of the entry.
-maintainers_insert() {
-	local title
-
-	title=$(head -n1 "$1")
-	grep -qxF "$title" "$2" && return 1
-	# An entry title is a line after a blank line and before an "X:<tab>" line.
-	awk -v title="$title" -v frag="$1" '
-	function up(s) { return toupper(s) }
-	FNR == NR {
-		if ($0 ~ /^[A-Z]:\t/ && held !~ /^[A-Z]:\t/ && before == "" &&
-		    up(held) <= up(title) && (best == "" || up(held) > up(best)))
-			best = held
-		before = held; held = $0
-		next
-	}
-	{ print }
-	$0 == best { inentry = 1 }
-	inentry && $0 == "" {
-		while ((getline l < frag) > 0)
-			print l
-		print ""
-		inentry = 0
-	}
-	' "$2" "$2" > "$2.new" && mv "$2.new" "$2"
-	grep -qxF "$title" "$2"
-}
-
 # --- apply -----------------------------------------------------------------
 n=0
+mkdir -p "$BB_CACHE"
+log=$BB_CACHE/am.log
 for p in "${patches[@]}"; do
 	n=$((n + 1))
-	log=$BB_CACHE/am.log
-	mkdir -p "$BB_CACHE"
-	if ! grep -q '^diff --git' "$pdir/$p"; then
-		# All of it is new files (folded in below): an empty commit.
-		# Without a diff, git am would keep the "-- " signature and
-		# the version line in the message, so drop them first.
-		# git am stops at an empty patch; --allow-empty resumes it.
-		sed '/^-- $/,$d' "$pdir/$p" > "$BB_CACHE/empty.patch" &&
-		{ git -C "$target" am -q --keep-cr "$BB_CACHE/empty.patch" >"$log" 2>&1 ||
-		  git -C "$target" am -q --allow-empty >>"$log" 2>&1; } ||
-			{ sed 's/^/  /' "$log" >&2; cleanup_fail
-			  die "patch $n/${#patches[@]} '$p' (no diff) cannot be applied; tree left as it was"; }
-	elif ! git -C "$target" am -q --keep-cr "$pdir/$p" >"$log" 2>&1; then
-		bad=$(sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p;s/^error: \([^:]*\): does not exist in index/\1/p;s/^error: \([^:]*\): already exists in index/\1/p' "$log" | head -n1)
+	if ! git -C "$target" am -q --keep-cr "$pdir/$p" >"$log" 2>&1; then
+		bad=$(sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p;s/^error: \([^:]*\): does not exist in index/\1/p;s/^error: \([^:]*\): already exists in index/\1/p;s/^error: \([^:]*\): already exists in working directory/\1/p' "$log" | head -n1)
 		sed 's/^/  /' "$log" >&2
 		cleanup_fail
 		die "patch $n/${#patches[@]} '$p' does not apply${bad:+ (file: $bad)}; tree left as it was"
-	fi
-	files=${newfiles[$p]:-}
-	if [ -n "$files" ]; then
-		while IFS= read -r f; do
-			[ -n "$f" ] || continue
-			if [ "$f" = MAINTAINERS.fragment ]; then
-				maintainers_insert "$overlay/$f" "$target/MAINTAINERS" ||
-					{ cleanup_fail; die "patch $n '$p': cannot add $f to MAINTAINERS"; }
-				git -C "$target" add -f MAINTAINERS
-				continue
-			fi
-			if git -C "$target" cat-file -e "HEAD~1:$f" 2>/dev/null; then
-				cleanup_fail
-				die "patch $n '$p' adds $f, but the tree already has it; changes to existing files belong in patches/"
-			fi
-			mkdir -p "$target/$(dirname "$f")"
-			cp -p "$overlay/$f" "$target/$f"
-			git -C "$target" add -f -- "$f"
-		done <<<"$files"
-		git -C "$target" commit -q --amend --no-edit --allow-empty >/dev/null ||
-			{ cleanup_fail; die "cannot fold new files into patch $n '$p'"; }
 	fi
 done
 info "applied ${#patches[@]} patch(es) onto $(git -C "$target" rev-parse --short HEAD~${#patches[@]})"

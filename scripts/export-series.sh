@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Export the complete, git-am-able series (every new file folded into the
-# patch that introduces it) with a cover letter, ready for git send-email.
+# Export the series with a cover letter under your identity, ready for
+# git send-email (patches/*.patch are kept under a placeholder identity).
 #
 # usage: export-series.sh [-o DIR] [-v N] [--rfc] [--kdir DIR [--base REF]]
 #   -o DIR      output directory (default: out/series); emptied first

@@ -1,86 +1,117 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The reverse of apply-series.sh, for developers: after committing work on a
-# branch of a kernel tree that starts at the base, regenerate patches/ from
-# it.  Files a commit adds are copied back to their kernel path here and
-# claimed in patches/series; patches/*.patch keep only the changes to files
-# that existed before (plus MAINTAINERS, except the MAINTAINERS.fragment entry).
+# Regenerate patches/ from a branch of a kernel tree, or fold edits of the
+# repository's copies of new kernel files back into the patches.
+#
+# patches/*.patch are the series, whole: every patch is 'git format-patch'
+# output with the new files it adds and its changes to them.  They are the
+# one source of every line.  The repository keeps a copy of each file that
+# the series adds, at its kernel path (tools/testing/selftests/block-batch/,
+# Documentation/block/, Documentation/litmus-tests/block/): the version of
+# the last patch that touches it, which tests/host/test_am_01.sh checks.
 #
 # usage: refresh-series.sh [--tree DIR] [--base REF] [BRANCH]
-#   defaults: the cached base tree, block-batch-base, its current HEAD
+#        refresh-series.sh --copies
+#
+#   BRANCH      after committing on a branch of a kernel tree that starts at
+#               the base: patches/*.patch and patches/series become the
+#               commits of REF..BRANCH, and every new file's copy here
+#               becomes its version at BRANCH.  Defaults: the cached base
+#               tree, block-batch-base, its current HEAD.
+#   --copies    after editing copies here: the series is applied to the
+#               cached base tree (branch block-batch), each edited copy
+#               is folded into the last patch that touches that file
+#               (a fixup commit and 'git rebase --autosquash'), and patches/
+#               is regenerated from the result as above.
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
-tree= base=block-batch-base
+usage() {
+	echo "usage: $0 [--tree DIR] [--base REF] [BRANCH]"
+	echo "       $0 --copies"
+}
+tree= base=block-batch-base copies=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) tree=${2:?}; shift 2 ;;
 	--base) base=${2:?}; shift 2 ;;
-	-*) echo "usage: $0 [--tree DIR] [--base REF] [BRANCH]" >&2; exit 2 ;;
+	--copies) copies=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	-*) usage >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-need_tools git
+need_tools git cmp
+pdir=$BB_TOP/patches
+is_x() { [ -x "$1" ] && echo x; }
+
+if [ -n "$copies" ]; then
+	[ -z "$tree" ] && [ $# -eq 0 ] || die "--copies takes no tree and no branch"
+	[ "$base" = block-batch-base ] || die "--copies applies onto block-batch-base"
+	tree=$("$BB_TOP/scripts/apply-series.sh") || exit 1
+	git -C "$tree" config user.name >/dev/null 2>&1 ||
+		export GIT_COMMITTER_NAME=block-batch GIT_COMMITTER_EMAIL=block-batch@localhost
+	n=0
+	while IFS= read -r f; do
+		[ -e "$BB_TOP/$f" ] || die "$f is in the series but not here; to drop it, delete it in a commit of the tree and run: $0"
+		cmp -s "$BB_TOP/$f" "$tree/$f" && [ "$(is_x "$BB_TOP/$f")" = "$(is_x "$tree/$f")" ] &&
+			continue
+		c=$(git -C "$tree" rev-list -1 "$base..HEAD" -- "$f")
+		cp -p "$BB_TOP/$f" "$tree/$f"
+		git -C "$tree" add -f -- "$f"
+		git -C "$tree" commit -q --no-verify --fixup="$c" -- "$f" ||
+			die "cannot commit the change to $f"
+		info "$f: into '$(git -C "$tree" log -1 --format=%s "$c")'"
+		n=$((n + 1))
+	done < <(git -C "$tree" diff --name-only --diff-filter=A "$base" HEAD)
+	# a copy here that no patch adds
+	for f in $(cd "$BB_TOP" && git ls-files -o -c --exclude-standard -- \
+			tools/testing/selftests/block-batch Documentation); do
+		git -C "$tree" cat-file -e "HEAD:$f" 2>/dev/null ||
+			die "$f is in no patch: commit it in the patch that adds it, in $tree, and run: $0 block-batch"
+	done
+	[ $n -gt 0 ] || { info "every copy equals the series; nothing to fold"; exit 0; }
+	GIT_SEQUENCE_EDITOR=: GIT_EDITOR=: git -C "$tree" rebase -q -i --autosquash "$base" >/dev/null ||
+		{ git -C "$tree" rebase --abort 2>/dev/null
+		  die "folding the copies into the series failed in $tree"; }
+	set -- HEAD
+fi
+
 tree=${tree:-$("$BB_TOP/scripts/fetch-base.sh")} || exit 1
 tip=${1:-HEAD}
-pdir=$BB_TOP/patches
 mapfile -t commits < <(git -C "$tree" rev-list --reverse "$base..$tip")
 [ ${#commits[@]} -gt 0 ] || die "no commits in $base..$tip of $tree"
-
-# strip_diffs PATCH FILE... -- drop the diffs of FILEs from PATCH
-strip_diffs() {
-	local p=$1
-
-	shift
-	[ $# -gt 0 ] || return 0
-	awk -v files="$*" '
-	BEGIN { n = split(files, f, " "); for (i = 1; i <= n; i++) drop["a/" f[i]] = 1 }
-	/^diff --git / { skip = ($3 in drop) }
-	/^-- $/ { skip = 0 }
-	!skip
-	' "$p" > "$p.new" && mv "$p.new" "$p"
-}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 {
-	echo "# The block-batch series, in order: PATCH-FILE [NEW FILES IT ADDS]..."
-	echo "# New files live at their kernel path in this repository; see README.md."
+	echo "# The block-batch series, in order, one patch a line (the order of"
+	echo "# patches/0*.patch).  Regenerated by scripts/refresh-series.sh."
 } > "$tmp/series"
 n=0
 for c in "${commits[@]}"; do
 	n=$((n + 1))
-	claims=() excl=()
-	while IFS= read -r f; do
-		[ -n "$f" ] || continue
-		mkdir -p "$BB_TOP/$(dirname "$f")"
-		git -C "$tree" show "$c:$f" > "$BB_TOP/$f"
-		[ -x "$tree/$f" ] && chmod +x "$BB_TOP/$f"
-		excl+=("$f")
-		# claim the top-most directory that this commit creates
-		d=$(dirname "$f") top=$f
-		while [ "$d" != . ] && ! git -C "$tree" cat-file -e "$c~1:$d" 2>/dev/null; do
-			top=$d
-			d=$(dirname "$d")
-		done
-		case " ${claims[*]} " in *" $top "*) ;; *) claims+=("$top") ;; esac
-	done < <(git -C "$tree" diff --name-only --diff-filter=A "$c~1" "$c")
-	# the MAINTAINERS entry of MAINTAINERS.fragment is folded in by apply
-	title=$(head -n1 "$BB_TOP/MAINTAINERS.fragment" 2>/dev/null)
-	if [ -n "$title" ] && git -C "$tree" show "$c" -- MAINTAINERS | grep -qxF "+$title"; then
-		excl+=(MAINTAINERS)
-		claims+=(MAINTAINERS.fragment)
-	fi
 	# Not a pathspec: with one, format-patch -1 picks the last commit that
-	# touches the paths, and a commit whose diff is all new files vanishes.
+	# touches the paths.
 	name=$(git -C "$tree" format-patch --zero-commit --no-stat -1 \
 		--start-number "$n" -o "$tmp" "$c") || die "format-patch of $c failed"
-	strip_diffs "$name" "${excl[@]}"
-	echo "$(basename "$name") ${claims[*]}" | sed 's/ *$//' >> "$tmp/series"
+	grep -q '^diff --git' "$name" || die "commit $n ($(git -C "$tree" log -1 --format=%s "$c")) has no diff"
+	basename "$name" >> "$tmp/series"
 done
 rm -f "$pdir"/[0-9][0-9][0-9][0-9]-*.patch
 mv "$tmp"/*.patch "$pdir/"
 mv "$tmp/series" "$pdir/series"
-info "refreshed ${#commits[@]} patch(es) in $pdir"
+
+# The copies: every file the series adds, at its version at the tip.
+while IFS= read -r f; do
+	mkdir -p "$BB_TOP/$(dirname "$f")"
+	git -C "$tree" show "$tip:$f" > "$BB_TOP/$f"
+	if [ "$(git -C "$tree" ls-tree "$tip" -- "$f" | cut -c1-6)" = 100755 ]; then
+		chmod +x "$BB_TOP/$f"
+	else
+		chmod -x "$BB_TOP/$f"
+	fi
+done < <(git -C "$tree" diff --name-only --diff-filter=A "$base" "$tip")
+info "refreshed ${#commits[@]} patch(es) in $pdir and the copies of the files they add"

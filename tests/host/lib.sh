@@ -32,24 +32,25 @@ mk_fake_kernel() {
 		git -C "$1" commit -q -m base
 }
 
-# mk_fake_series DIR OVERLAY -- a two-patch series for the fake kernel: the
-# first patch edits an existing file and adds a new directory (kept in
-# OVERLAY), the second only edits.
+# mk_fake_series DIR -- a two-patch series for the fake kernel, as
+# patches/ holds it: the first patch edits an existing file and adds a new
+# directory, the second only edits.
 mk_fake_series() {
 	local k=$T/series-src
 
 	mk_fake_kernel "$k"
-	mkdir -p "$2/tools/testing/selftests/fake"
-	echo 'echo hi' > "$2/tools/testing/selftests/fake/test_x_01.sh"
+	mkdir -p "$k/tools/testing/selftests/fake"
+	echo 'echo hi' > "$k/tools/testing/selftests/fake/test_x_01.sh"
 	sed -i 's/^int b;/int b = 1;/' "$k/block/blk-core.c"
-	git -C "$k" commit -q -a -m "block: one" -m "Signed-off-by: t <t@t>"
+	git -C "$k" add -A
+	git -C "$k" commit -q -m "block: one" -m "Signed-off-by: t <t@t>"
 	sed -i 's/^int c;/int c = 2;/' "$k/block/blk-core.c"
 	git -C "$k" commit -q -a -m "block: two" -m "Signed-off-by: t <t@t>"
 	mkdir -p "$1"
 	git -C "$k" format-patch -q -o "$1" HEAD~2
 	{
 		echo "# test series"
-		echo "0001-block-one.patch tools/testing/selftests/fake"
+		echo "0001-block-one.patch"
 		echo "0002-block-two.patch"
 	} > "$1/series"
 }

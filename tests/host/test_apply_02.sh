@@ -5,13 +5,13 @@
 . "$(dirname "$0")/lib.sh"
 
 mk_fake_kernel "$T/linux"
-mk_fake_series "$T/patches" "$T/overlay"
+mk_fake_series "$T/patches"
 # make patch 2 conflict with the user's tree
 sed -i 's/^int c;/int c = 3;/' "$T/linux/block/blk-core.c"
 git -C "$T/linux" commit -q -a -m "conflicting change"
 touch "$T/stamp"; sleep 1
 before=$(tree_state "$T/linux")
-BB_PATCHES=$T/patches BB_OVERLAY=$T/overlay expect_fail \
+BB_PATCHES=$T/patches expect_fail \
 	"patch 2/2 '0002-block-two.patch' does not apply \(file: block/blk-core.c\)" \
 	"$TOP/scripts/apply-series.sh" --kdir "$T/linux" --branch bb/test
 after=$(tree_state "$T/linux")

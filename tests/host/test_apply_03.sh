@@ -5,8 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 
 mk_fake_kernel "$T/linux"
-mk_fake_series "$T/patches" "$T/overlay"
-export BB_PATCHES=$T/patches BB_OVERLAY=$T/overlay
+mk_fake_series "$T/patches"
+export BB_PATCHES=$T/patches
 A=$TOP/scripts/apply-series.sh
 
 echo "int d;" >> "$T/linux/block/blk-core.c"

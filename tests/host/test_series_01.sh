@@ -22,10 +22,10 @@ diff=$(git -C "$tree" diff "$want" "$got" | grep '^[-+][^-+]')
 [ "$diff" = "$(printf -- '-M:\tblock-batch developers <block-batch@example.org>\n+M:\tBlock Batch Check <check@block-batch.invalid>')" ] ||
 	{ git -C "$tree" diff --stat "$want" "$got"; echo "$diff"; fail "exported series differs from the applied one"; }
 echo "ok: exported series reproduces tree $want, with the sender in MAINTAINERS"
-# every overlay file is claimed by some patch
+# every file here at a kernel path is in the series
 for f in $(cd "$TOP" && find tools/testing/selftests/block-batch block include drivers/block \
 	    Documentation/block Documentation/litmus-tests -type f 2>/dev/null); do
 	git -C "$tree" cat-file -e "block-batch:$f" 2>/dev/null ||
-		fail "$f is at a kernel path here but in no patch (claim it in patches/series)"
+		fail "$f is at a kernel path here but in no patch (add it in a patch: docs/developing.md)"
 done
 echo "ok: every new file is in the series"

@@ -10,8 +10,8 @@ for t in bash sh sed awk grep cat dirname basename mkdir rm cp mv find sort \
 	ln -s "$(command -v $t)" "$T/bin/$t"
 done
 mk_fake_kernel "$T/linux"
-mk_fake_series "$T/patches" "$T/overlay"
-PATH=$T/bin BB_PATCHES=$T/patches BB_OVERLAY=$T/overlay expect_fail \
+mk_fake_series "$T/patches"
+PATH=$T/bin BB_PATCHES=$T/patches expect_fail \
 	"missing tool\(s\): git" "$TOP/scripts/apply-series.sh" --kdir "$T/linux"
 touch "$T/bzImage" "$T/initrd"
 PATH=$T/bin expect_fail "missing tool\(s\): qemu-system-x86_64" \
