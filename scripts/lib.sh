@@ -35,6 +35,13 @@ bb_help() {
 		on { print }' "$1"
 }
 
+# bb_maintainers_entry TREE BASE TIP -- what BASE..TIP of TREE change in
+# MAINTAINERS (the series' entry, and its litmus tests in the block
+# layer's), as a diff without blob ids: MAINTAINERS.fragment
+bb_maintainers_entry() {
+	git -C "$1" diff "$2" "$3" -- MAINTAINERS | sed '/^index /d'
+}
+
 # lock_get KEY -- value of KEY=... in base.lock
 lock_get() {
 	sed -n "s/^$1=//p" "$BB_LOCK"

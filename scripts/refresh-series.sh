@@ -114,4 +114,6 @@ while IFS= read -r f; do
 		chmod -x "$BB_TOP/$f"
 	fi
 done < <(git -C "$tree" diff --name-only --diff-filter=A "$base" "$tip")
-info "refreshed ${#commits[@]} patch(es) in $pdir and the copies of the files they add"
+# The series' MAINTAINERS entry, for a reader who looks for it.
+bb_maintainers_entry "$tree" "$base" "$tip" > "$BB_TOP/MAINTAINERS.fragment"
+info "refreshed ${#commits[@]} patch(es) in $pdir, the copies of the files they add and MAINTAINERS.fragment"

@@ -89,3 +89,10 @@ for f in $(cd "$copies" && find tools/testing/selftests/block-batch block includ
 		fail "$f is here, but the series does not change it"
 done
 echo "ok: every file here at a kernel path is one the series adds"
+# MAINTAINERS.fragment: the entry patch 2 adds to MAINTAINERS, written by
+# refresh-series.sh, not kept by hand
+. "$TOP/scripts/lib.sh"
+bb_maintainers_entry "$T/am" block-batch-base HEAD | diff -u --label "MAINTAINERS (the series)" \
+	--label MAINTAINERS.fragment - "$copies/MAINTAINERS.fragment" ||
+	fail "MAINTAINERS.fragment differs from the entry the series adds to MAINTAINERS (scripts/refresh-series.sh writes it)"
+echo "ok: MAINTAINERS.fragment is the entry the series adds"
