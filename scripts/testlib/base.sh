@@ -90,7 +90,7 @@ compare_base() {
 			# Both are fractions of bios merged; BB_MERGE_SLACK absorbs run
 			# to run noise, default 0.05: series minus base was -0.016 to
 			# +0.027 idle and down to -0.043 (bfq queued) on a loaded host
-			# (2026-11-22), while mq-deadline without bio merging was
+			# (2026-11-23, 03d2cb2), while mq-deadline without bio merging was
 			# -0.10 (mutant 05).
 			slack=${BB_MERGE_SLACK:-0.05}
 			awk -v p="$ratio" -v b="$bratio" -v d="$slack" \
