@@ -725,7 +725,8 @@ _now() {
 #   in the scheduler or on a dispatch list count too)
 _inflight() {
 	local f
-	read -ra f < "/sys/block/$1/stat" 2>/dev/null || { echo 0; return; }
+	[ -r "/sys/block/$1/stat" ] && read -ra f < "/sys/block/$1/stat" ||
+		{ echo 0; return; }
 	echo "${f[8]:-0}"
 }
 
@@ -748,7 +749,8 @@ _inflight_soon() {
 # _completed DEV -- reads + writes + discards + flushes completed on DEV
 _completed() {
 	local f
-	read -ra f < "/sys/block/$1/stat" 2>/dev/null || { echo 0; return; }
+	[ -r "/sys/block/$1/stat" ] && read -ra f < "/sys/block/$1/stat" ||
+		{ echo 0; return; }
 	echo $((f[0] + f[4] + ${f[11]:-0} + ${f[15]:-0}))
 }
 
@@ -844,14 +846,15 @@ _stalled() {
 
 # _wait_pid PID -- wait for a background child; gives up (status 1) once
 #   the watchdog reports a stall, instead of waiting for a task that may be
-#   stuck in the kernel for good.
+#   stuck in the kernel for good.  Polled through /proc, not "kill -0 PID
+#   2>/dev/null": see _watchdog_start on opening files in /dev.
 _wait_pid() {
 	local pid=$1
 
-	while kill -0 "$pid" 2>/dev/null; do
+	while [ -d "/proc/$pid" ]; do
 		if _stalled; then
 			sleep "$BB_WATCH_SECS"
-			kill -0 "$pid" 2>/dev/null && return 1
+			[ -d "/proc/$pid" ] && return 1
 			break
 		fi
 		sleep 0.2
@@ -960,11 +963,15 @@ _watch_devs() {
 # _watchdog_start DEV... -- watch the I/O of DEVs and the stress loops for
 #   progress.  A DEV may be a pattern (ublkb*), read again at every poll, for
 #   disks that a test adds and removes.  A caller may define _watch_progress,
-#   which prints the state of its own workers (a ublk server's CPU time):
+#   which prints the state of its own workers (the processes of a test it runs):
 #   any change of it is progress too.
 #   Stall: for BB_STALL_SECS, no I/O completed on any DEV while
 #   requests were in flight, or nothing moved at all (no completion, no
-#   stress cycle).  On a stall it writes the reason to $BB_TMP/stalled, the
+#   stress cycle).  Its loop opens nothing in /dev (no "2>/dev/null": its
+#   stderr is opened once): a program under test may watch /dev with
+#   inotify, as kublk's del does for the close of its char device, and
+#   every open and close there would wake it.
+#   On a stall it writes the reason to $BB_TMP/stalled, the
 #   evidence to $BB_TMP/stall.txt, kills this test's fio processes (a stuck
 #   one stays, but no longer holds the test up) and stops.  Also prints
 #   progress lines, so that a cut log shows where a test was.
@@ -974,8 +981,9 @@ _watchdog_start() {
 	_watchdog_stop
 	(
 		trap 'exit 0' TERM
+		exec 2>/dev/null
 		sig='' t0=$(_now) t_io=$t0 t_any=$t0 t_prog=$t0
-		while kill -0 "$main" 2>/dev/null; do
+		while [ -d "/proc/$main" ]; do
 			sleep "$BB_WATCH_SECS"
 			now=$(_now)
 			io='' infl=0
@@ -986,9 +994,9 @@ _watchdog_start() {
 			done
 			# a disk added or removed is progress
 			io+="($(echo $devs))"
-			st='' sig_st=''
+			st='' sig_st='' own=''
 			declare -F _watch_progress >/dev/null &&
-				sig_st+="$(_watch_progress) "
+				own=$(_watch_progress) sig_st+="$own "
 			for f in "$BB_TMP"/stress.*; do
 				case $f in *.out|*.tmp|*"stress.*") continue ;; esac
 				read -r n i t m state < "$f" || continue
@@ -1004,7 +1012,7 @@ _watchdog_start() {
 			if [ $((now - t_prog)) -ge "$BB_PROGRESS_SECS" ]; then
 				t_prog=$now
 				echo "# $TID: progress: $((now - t0)) s:" \
-				     "completed I/Os ${io% }, in flight $infl;$st"
+				     "completed I/Os ${io% }, in flight $infl;$st${own:+ $own}"
 			fi
 			why=
 			if [ "$infl" -gt 0 ] && [ $((now - t_io)) -ge "$BB_STALL_SECS" ]; then
@@ -1012,6 +1020,7 @@ _watchdog_start() {
 				why+=" with $infl requests in flight"
 			elif [ $((now - t_any)) -ge "$BB_STALL_SECS" ]; then
 				why="no I/O completed and no stress cycle on $(echo $devs)"
+				[ -z "$own" ] || why+=", and no progress of the test's own"
 				why+=" for $((now - t_any)) s"
 			fi
 			[ -n "$why" ] || continue
