@@ -5,7 +5,7 @@
 # lines each patch adds, the new files included) names none of this
 # project's own tools, options or planning words: its scripts
 # (scripts/test.sh, scripts/run.sh, ...), their options (--load N), its
-# mutants, numbered seeds, "block-batch" as the name of a project or a
+# mutants, "block-batch" as the name of a project or a
 # series (the kselftest directory tools/testing/selftests/block-batch, its
 # "selftests: block-batch:" subject prefix and its selftests may be named),
 # and "this series" inside an added file.  Fails with PATCH:LINE: TEXT for
