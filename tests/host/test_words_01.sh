@@ -42,26 +42,18 @@ re=$(IFS='|'; echo "${pats[*]}")
 # "block-batch" where it is not the kselftest directory or its tests
 proj_ok="(selftests/|selftests: |\\.\\.\\./|TARGETS \\+= )$proj|$proj(-selftest|-\\\$TID\\.)|$proj (selftests?|kselftests?)\\b"
 
-# Known hits in files this check does not own yet, each printed as "known:"
-# and not failed on: FILE-IN-PATCH<TAB>TEXT (a fixed string)
-known=(
-	"tools/testing/selftests/block-batch/test_common.sh	(scripts/test.sh's -device nvme,serial=bbnvme)"
-	"tools/testing/selftests/block-batch/test_common.sh	# over 600 s for four schedulers with --load 2 and a"
-)
-
 # scan FILE... -- PATCH:LINE: TEXT for each line that names the project
 scan() {
-	KNOWN=$(printf '%s\n' "${known[@]}") RE=$re PROJ=$proj OK=$proj_ok perl -ne '
+	RE=$re PROJ=$proj OK=$proj_ok perl -ne '
 		BEGIN {
 			$re = qr/$ENV{RE}/i; $ok = qr/$ENV{OK}/; $proj = $ENV{PROJ};
-			@known = map { [split /\t/, $_, 2] } grep { length } split /\n/, $ENV{KNOWN};
 		}
 		if ($cur ne $ARGV) {
 			$cur = $ARGV; ($name = $ARGV) =~ s{.*/}{};
-			$indiff = 0; $file = "";
+			$indiff = 0;
 		}
 		chomp;
-		if (/^diff --git a\/(\S+)/) { $indiff = 1; $file = $1; }
+		$indiff = 1 if /^diff --git a\//;
 		if ($indiff) {
 			# only what the patch adds
 			goto done if !/^\+/ || /^\+\+\+ /;
@@ -71,14 +63,7 @@ scan() {
 		($rest = $_) =~ s/$ok//g;
 		$hit = 1 if index($rest, $proj) >= 0;
 		$hit = 1 if $indiff && /this series/i;
-		if ($hit) {
-			$kn = 0;
-			for $k (@known) {
-				$kn = 1 if $file eq $k->[0] && index($_, $k->[1]) >= 0;
-			}
-			printf "%s%s:%d: %s\n", $kn ? "known: " : "", $name, $.,
-				substr($_, 0, 160);
-		}
+		printf "%s:%d: %s\n", $name, $., substr($_, 0, 160) if $hit;
 		done:
 		close ARGV if eof;
 	' "$@"
@@ -110,9 +95,7 @@ if [ -z "${BB_WORDS_DIR:-}" ]; then
 	echo "ok: caught: $(grep -m1 'scripts/test.sh' "$T/badhits")"
 fi
 
-scan "$dir"/*.patch > "$T/all"
-grep '^known: ' "$T/all"
-grep -v '^known: ' "$T/all" > "$T/hits"
+scan "$dir"/*.patch > "$T/hits"
 if [ -s "$T/hits" ]; then
 	sed 's/^/  /' "$T/hits"
 	fail "$(wc -l < "$T/hits") line(s) of the exported series name the project's own tools or words (above, PATCH:LINE: TEXT)"
