@@ -15,9 +15,10 @@
 #
 # The sender is you: From: and Signed-off-by: are your git identity
 # (git config user.name and user.email; GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL
-# override them), and so is the M: line of the new MAINTAINERS entry.  The
-# repository's placeholder identity never leaves: export stops when no
-# identity is set, and checks the result for the placeholder.
+# override them), and so are the M: line of the new MAINTAINERS entry and
+# the author line of the cover letter's shortlog.  The repository's
+# placeholder identity never leaves: export stops when no identity is set,
+# and checks the result for the placeholder's name and address.
 #
 # Every patch file carries a base-commit: line (format-patch --base).  The
 # cover letter text is patches/cover-letter.txt: first line the subject,
@@ -27,8 +28,9 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 # The identity that the series is kept under in this repository.
+BB_PLACEHOLDER_NAME="block-batch developers"
 BB_PLACEHOLDER_EMAIL=block-batch@example.org
-BB_PLACEHOLDER_IDENT="block-batch developers <$BB_PLACEHOLDER_EMAIL>"
+BB_PLACEHOLDER_IDENT="$BB_PLACEHOLDER_NAME <$BB_PLACEHOLDER_EMAIL>"
 
 usage() { bb_help "$0" usage; }
 outdir=$BB_OUT/series reroll= prefix=PATCH kdir= base_ref=
@@ -80,16 +82,21 @@ GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name \
 	--subject-prefix="$prefix" ${reroll:+-v "$reroll"} "$range" ||
 	die "git format-patch failed"
 
-# The sender's identity replaces the placeholder: From:, Signed-off-by: and
-# the new MAINTAINERS entry.  sed's replacement needs & / \ escaped.
+# The sender's identity replaces the placeholder: From:, Signed-off-by:,
+# the new MAINTAINERS entry and the cover letter's shortlog, where
+# format-patch names the commits' author ("NAME (N):").  sed's replacement
+# needs & / \ escaped.
 rep=$(printf '%s' "$ident" | sed 's/[&/\]/\\&/g')
 ph=$(printf '%s' "$BB_PLACEHOLDER_IDENT" | sed 's/[].[*^$/\\]/\\&/g')
+repname=$(printf '%s' "$name" | sed 's/[&/\]/\\&/g')
+phname=$(printf '%s' "$BB_PLACEHOLDER_NAME" | sed 's/[].[*^$/\\]/\\&/g')
 for p in "$outdir"/*.patch; do
 	sed -i -e "s/^From: $ph\$/From: $rep/" \
 		-e "s/^Signed-off-by: $ph\$/Signed-off-by: $rep/" \
-		-e "s/^+M:\t$ph\$/+M:\t$rep/" "$p"
+		-e "s/^+M:\t$ph\$/+M:\t$rep/" \
+		-e "s/^$phname (\([0-9]*\)):\$/$repname (\1):/" "$p"
 done
-if grep -l -F "$BB_PLACEHOLDER_EMAIL" "$outdir"/*.patch >&2; then
+if grep -l -F -e "$BB_PLACEHOLDER_EMAIL" -e "$BB_PLACEHOLDER_NAME" "$outdir"/*.patch >&2; then
 	rm -rf "$outdir"
 	die "the placeholder identity is still in the files above; nothing exported"
 fi

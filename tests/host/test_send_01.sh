@@ -35,7 +35,8 @@ export GIT_AUTHOR_NAME="Ann Author" GIT_AUTHOR_EMAIL=ann.author@example.com
 n=$(grep -c '^From block-batch ' "$T/mbox")
 np=$(grep -c '^[^#]' "$TOP/patches/series")
 [ "$n" -eq $((np + 1)) ] || fail "$n messages in the mbox, expected $np patches and a cover letter"
-! grep -q 'block-batch@example.org' "$T/mbox" || fail "the placeholder identity left in the mbox"
+! grep -q 'block-batch@example.org\|block-batch developers' "$T/mbox" || fail "the placeholder identity left in the mbox"
+grep -q "^Ann Author ($np):\$" "$T/mbox" || fail "the cover letter's shortlog does not name the sender"
 [ "$(grep -c "^From: $sender\$" "$T/mbox")" -eq "$n" ] || fail "not every message is From: $sender"
 [ "$(grep -c "^Signed-off-by: $sender\$" "$T/mbox")" -eq "$np" ] || fail "not every patch is signed off by $sender"
 grep -q '^+M:	Ann Author <ann.author@example.com>$' "$T/mbox" || fail "the new MAINTAINERS entry does not name the sender"

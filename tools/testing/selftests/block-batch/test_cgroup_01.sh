@@ -115,7 +115,7 @@ if [ "$BB_ERR" -eq 0 ]; then
 	# which lockdep reports against bfq's blkcg_activate_policy() under
 	# q->elevator_lock and a frozen queue (fs_reclaim ->
 	# q_usage_counter -> q->elevator_lock -> q->blkcg_mutex): a v7.3 issue in
-	# blk-cgroup that this series does not touch.
+	# blk-cgroup that the scheduler lock does not touch.
 	for try in $(seq 60); do
 		grep -q "^$devno " "$cga/io.stat" &&
 			grep -q "^$devno " "$cgb/io.stat" && break

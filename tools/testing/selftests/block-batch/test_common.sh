@@ -581,7 +581,8 @@ _nvme_ns_ctrls() {
 
 # _scratch_nvme -- the NVMe namespaces a test may destroy: those whose
 #   first controller is QEMU's ("QEMU NVMe Ctrl") with serial "bbnvme"
-#   (scripts/test.sh's -device nvme,serial=bbnvme), never a VM's own disk
+#   (the scratch drive a test VM gets from QEMU's
+#   -device nvme,serial=bbnvme), never a VM's own disk
 _scratch_nvme() {
 	local b c
 
@@ -657,8 +658,8 @@ _integrity_test() {
 		fi
 		# 4 jobs x 8 MiB: bounded work, so that a loaded machine
 		# stays well inside the runner's timeout (32 MiB each took
-		# over 600 s for four schedulers with --load 2 and a
-		# concurrent kernel build)
+		# over 600 s for four schedulers in a test VM whose host ran
+		# two CPU hogs and a kernel build beside it)
 		if _fio_verify "$dev" "$engine" --size=8M --offset_increment=8M; then
 			_log "$sched: ok"
 			ran=$((ran + 1))

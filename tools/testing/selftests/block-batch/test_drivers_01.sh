@@ -10,9 +10,9 @@
 #
 # The disks' data is destroyed.  Used only: SCSI disks whose model starts
 # with "bbscratch" (QEMU's -device scsi-hd,product=bbscratch, which
-# scripts/test.sh attaches behind megasas-gen2 and virtio-scsi-pci) and
+# a test VM attaches behind megasas-gen2 and virtio-scsi-pci) and
 # namespaces of QEMU's NVMe controller with serial "bbnvme"
-# (scripts/test.sh's scratch drive), or the disks named in BB_SCRATCH_DEVS
+# (a test VM's scratch drive), or the disks named in BB_SCRATCH_DEVS
 # ("sdb nvme1n1": real hardware).  A disk that is mounted (by device
 # number, so /dev/root too), swap or held is refused.  No scratch disk is
 # a SKIP.
@@ -61,7 +61,7 @@ _scratch_disks() {
 
 mapfile -t disks < <(_scratch_disks)
 [ ${#disks[@]} -gt 0 ] ||
-	_skip "no scratch disk (scripts/test.sh attaches them to its guest;" \
+	_skip "no scratch disk (a test VM attaches them as bbscratch/bbnvme;" \
 	      "elsewhere BB_SCRATCH_DEVS names them)"
 for d in "${disks[@]}"; do
 	[ -b "/dev/$d" ] && [ -d "/sys/block/$d" ] || _skip "$d is not a disk"

@@ -86,8 +86,8 @@
 # nr_requests:
 #   merge_01: sched=S case=C bios=B requests=R merged=M ratio=M/B bio_merges=N
 #   merge_01: sched=S case=hdd|sd-hdd iops=N
-# block-batch's scripts/test.sh boots the base kernel in the same run with
-# this same test, checks the queued and plugged ratios against the base's
+# A test harness can boot the base kernel in the same run with this
+# same test, checks the queued and plugged ratios against the base's
 # for the same scheduler and case (series >= base - BB_MERGE_SLACK), and
 # reports the hdd and sd-hdd ratios and IOPS series/base.
 

@@ -10,7 +10,7 @@
 #
 # The device's data is destroyed.  Without BB_NVME_DEV the test only uses a
 # namespace of a controller whose model is "QEMU NVMe Ctrl" and whose
-# serial is "bbnvme" (QEMU's -device nvme,serial=bbnvme: scripts/test.sh's
+# serial is "bbnvme" (QEMU's -device nvme,serial=bbnvme: a test VM's
 # scratch drive, not a VM's own disk).  BB_NVME_DEV=nvmeXnY names another
 # namespace; the controller reset is the one that owns that namespace
 # (with native multipath, the controller of its one path; several paths

@@ -77,9 +77,9 @@ mp=bb_${TID}_mpath	# the dm device's name
 # Not memory backed: a memory-backed null_blk is BLK_MQ_F_BLOCKING, and
 # request-based dm issues its clones from a non-blocking dispatch context
 # (blk_insert_cloned_request() inside the dm queue's RCU read section), a
-# "sleeping function called from invalid context" in v7.3 that this series
-# does not change.  So fio writes without verify: a lost request shows as a
-# stall, not as bad data.
+# "sleeping function called from invalid context" in v7.3 that the
+# scheduler lock changes do not change.  So fio writes without verify: a
+# lost request shows as a stall, not as bad data.
 _nullb_create "$nb" memory_backed=0 submit_queues=2 hw_queue_depth=32 ||
 	_skip "cannot create a null_blk device"
 _mpath_create "$mp" "$nb" || _skip "cannot create a dm-multipath device on $nb"

@@ -14,7 +14,7 @@
 #    the live queue with blk_mq_quiesce_queue(), marks the queues
 #    canceling and unquiesces it, waits for an idle command per queue,
 #    then cancels the server's commands once: the server exits.  Off by
-#    default: under --load 2 it hung twice (below);
+#    default: on a loaded host it hung twice (below);
 #  - either way, from then on __ublk_queue_rq_common() requeues each
 #    request dispatched to it without issuing it (__ublk_abort_rq(), no
 #    kick), ublk_ch_release() requeues those the server held
@@ -30,7 +30,7 @@
 # verify; a device that does not come back LIVE, or a scheduler that did
 # not survive the recovery, fails the test; a WARN fails the dmesg check.
 #
-# The "kublk quiesce" hang: twice under --load 2, at a quiesce cycle
+# The "kublk quiesce" hang: twice on a loaded host, at a quiesce cycle
 # under fio verify (mq-deadline with 2 x 32 commands and 64 requests in
 # flight; bfq with 2 x 64 commands and 32 in flight), the device stayed
 # LIVE for 90 s, every request on the requeue list, no driver tag busy (so
