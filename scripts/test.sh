@@ -17,19 +17,23 @@
 #                host tests, fetch, apply or per-patch check; used by
 #                scripts/mutants.sh
 #   --host-only  only the host-side tooling tests (no kernel build)
-#   --tests      only these kselftests (e.g. test_switch_01.sh)
+#   --tests      only these kselftests (e.g. test_switch_01.sh), and the
+#                kernel's ublk selftests as ublk:test_loop_01.sh
 #   --blktests L the blktests cases to run after them (e.g. block/040),
 #                "none" for none; default: all of blktests/tests/block in
 #                both tiers, none with --tests
-#   --ublk G     the groups of the kernel's own ublk selftests to run after
-#                the block-batch ones, on the series and on the base kernel
-#                (e.g. null,loop), "none" for none; default: UBLK_CI_GROUPS
-#                below in the CI tier, every group with --full, none with
-#                --tests.  Needs liburing 2.4 or later from Debian sid
+#   --ublk G     the groups (or group_NN tests) of the kernel's own ublk
+#                selftests to run after the block-batch ones, on the series
+#                and on the base kernel (e.g. null,loop_06), "none" for none;
+#                default: UBLK_CI below in the CI tier, every group with
+#                --full, none with --tests.  They run under
+#                scripts/guest/ublk-watch, judged by progress.  Needs
+#                liburing 2.4 or later from Debian sid
 #                (scripts/install-liburing.sh); without it they are skipped
 #   --full       the long tier: every kselftest (the CI tier leaves out
-#                FULL_ONLY below), and every stress loop gets 300 s instead
-#                of the CI tier's 60 s (BB_STRESS_SECS in test_common.sh)
+#                FULL_ONLY below), every disk, and every stress loop runs to
+#                its own count within 300 s, where the CI tier stops each at
+#                STRESS_MAX cycles or 60 s (BB_STRESS_SECS in test_common.sh)
 #   --load N     N CPU hogs in their own session during the guest stages, to
 #                check that no verdict depends on the machine's load
 #   --no-base    skip the base kernel (built with the same config and booted
@@ -108,28 +112,40 @@ if [ -n "$blktests_opt" ] && [ "$blktests_opt" != none ]; then
 			die "--blktests: no case '$t' in blktests/tests (e.g. block/040)"
 	done
 fi
-# The groups of the kernel's ublk selftests in the CI tier (issue 10: the
-# generic, batch, null, loop and recover groups; stress, stripe, integrity,
-# shmemzc, part and params run with --full or --ublk).
-UBLK_CI_GROUPS="generic,batch,null,loop,recover"
+# The kernel's ublk selftests in the CI tier, by group (batch) or by test
+# (loop_06): UBLK_F_BATCH_IO (batch), every data copy mode without data
+# (null: page copy, zero copy, user copy), and user copy with fio verify
+# (loop_06), the modes whose completion patch 16 changes.  Every group with
+# --full; --ublk picks others.
+UBLK_CI="batch,null,loop_06"
 # All groups of v7.3's ublk selftests; the tree's own are checked again
 # once it is there (a --kdir tree may have others).
 UBLK_GROUPS="generic batch null loop integrity recover stripe part params shmemzc stress"
 if [ -n "$ublk_opt" ] && [ "$ublk_opt" != none ]; then
 	for g in ${ublk_opt//,/ }; do
-		[ -n "$kdir$ptree" ] && [[ $g =~ ^[a-z]+$ ]] && continue
-		case " $UBLK_GROUPS " in
-		*" $g "*) ;;
-		*) die "--ublk: '$g' is no group of the ublk selftests ($UBLK_GROUPS)" ;;
-		esac
+		[[ $g =~ ^([a-z]+)(_[0-9]+)?$ ]] &&
+		{ [ -n "$kdir$ptree" ] || [[ " $UBLK_GROUPS " == *" ${BASH_REMATCH[1]} "* ]]; } ||
+			die "--ublk: '$g' is no group (or group_NN test) of the ublk selftests ($UBLK_GROUPS)"
 	done
 fi
-# The CI tier (no --full, no --tests) leaves these out, to keep a cold CI run
-# on a 2-core machine within its budget (README: "CI budget"):
-# test_quiesce_01 quiesces a frozen queue only (the live-queue quiesce is
-# test_quiesce_02 and _03's), and test_integrity_02 is test_integrity_01
-# through libaio (test_mixed_01 also runs libaio).
-FULL_ONLY="test_quiesce_01.sh test_integrity_02.sh"
+# The CI tier (no --full, no --tests) runs the kselftests that catch a
+# mutant no other test catches (tests/mutants/README.md), and the watchdog's
+# own test; these run only with --full, to keep a cold run within an hour on
+# the slowest 2-core machine measured (docs/testing.md, "What a run costs"):
+#   test_cgroup_01, test_integrity_01/02, test_mixed_01 and test_switch_01
+#     catch no mutant (data integrity is also verified by drivers_01,
+#     merge_01 and complete_01);
+#   test_quiesce_01 quiesces a frozen queue only, test_quiesce_02 resets an
+#     NVMe controller: neither catches a mutant (01 and 02 are the litmus
+#     tests'), and test_quiesce_03 stresses the live-queue quiesce;
+#   test_ublk_01 catches mutant 10, a ublk recovery path of the base driver
+#     that the kernel's own ublk selftests (recover) exercise too.
+FULL_ONLY="test_cgroup_01.sh test_integrity_01.sh test_integrity_02.sh test_mixed_01.sh"
+FULL_ONLY+=" test_quiesce_01.sh test_quiesce_02.sh test_switch_01.sh test_ublk_01.sh"
+# Stress loops end after this many cycles in the CI tier and with --tests
+# (or at their time budget): twice or more every test's minimum, the same
+# count on a fast and a slow machine.  --full runs each to its own count.
+STRESS_MAX=${BB_STRESS_MAX:-12}
 tier=full tests_opt=$tests
 if [ -z "$tests" ] && [ $full -eq 0 ]; then
 	tier=ci
@@ -207,9 +223,10 @@ finish() {
 # Stage times of the reference machine of scripts/calibrate.sh (factor
 # 1.00), in seconds: the run of docs/testing.md's "What a run costs".
 # "cold": an empty cache (no ccache, no base kernel, no herd7 or liburing).
-REF_HOST_COLD=400 REF_HOST_WARM=200 REF_FETCH_COLD=120
-REF_BUILD_COLD=900 REF_BUILD_WARM=60 REF_BISECT_COLD=250 REF_BISECT_WARM=150
-REF_GUEST_CI=1200 REF_GUEST_FULL=3600 REF_BASE_COLD=250 REF_BASE_WARM=150
+# The host tests include the base kernel's download and the tools from sid.
+REF_HOST_COLD=200 REF_HOST_WARM=125
+REF_BUILD_COLD=481 REF_BUILD_WARM=30 REF_BISECT_COLD=169 REF_BISECT_WARM=72
+REF_GUEST_CI=620 REF_GUEST_FULL=4500 REF_BASE_COLD=170 REF_BASE_WARM=95
 # estimate_cold -- true when the build cache is empty
 estimate_cold() {
 	[ -z "$(ls -A "$CCACHE_DIR" 2>/dev/null)" ]
@@ -226,10 +243,9 @@ estimate_secs() {
 	local f secs=0 c=WARM
 
 	f=$(sed -n 's/.* factor \([0-9.]*\) .*/\1/p' <<< "${BB_CALIBRATION:-}")
-	[ -n "$f" ] && [ -z "$tests_opt" ] || return 0
+	[ -n "$f" ] && [ -z "$tests_opt" ] && [ $host_only -eq 0 ] || return 0
 	estimate_cold && c=COLD
 	[ -n "$ptree" ] || secs=$(( secs + REF_HOST_$c + REF_BISECT_$c ))
-	[ $c = WARM ] || secs=$(( secs + REF_FETCH_COLD ))
 	secs=$(( secs + REF_BUILD_$c ))
 	if [ "$tier" = full ]; then
 		secs=$(( secs + REF_GUEST_FULL ))
@@ -287,7 +303,7 @@ elif [ $full -eq 1 ]; then
 	ublk=$(ls "$tree"/tools/testing/selftests/ublk/test_*_[0-9][0-9].sh 2>/dev/null |
 	       sed 's|.*/test_\([a-z]*\)_[0-9]*\.sh$|\1|' | sort -u | paste -sd,)
 elif [ "$tier" = ci ]; then
-	ublk=$UBLK_CI_GROUPS
+	ublk=$UBLK_CI
 fi
 for t in ${tests//,/ }; do
 	case $t in
@@ -298,7 +314,10 @@ for t in ${tests//,/ }; do
 done
 ublk_list=
 for g in ${ublk//,/ }; do
-	set -- "$tree"/tools/testing/selftests/ublk/test_"$g"_[0-9][0-9].sh
+	case $g in
+	*_[0-9]*) set -- "$tree/tools/testing/selftests/ublk/test_$g.sh" ;;
+	*) set -- "$tree"/tools/testing/selftests/ublk/test_"$g"_[0-9][0-9].sh ;;
+	esac
 	[ -f "$1" ] || die "--ublk: $tree has no ublk selftests in group '$g'"
 	for t in "$@"; do ublk_list+=" ${t##*/}"; done
 done
@@ -343,10 +362,13 @@ guest_tmo=${BB_GUEST_TIMEOUT:-3600}
 if [ $full -eq 1 ]; then
 	append+=" bb.stress_secs=${BB_FULL_STRESS_SECS:-300}"
 	guest_tmo=${BB_GUEST_TIMEOUT:-7200}
+else
+	append+=" bb.stress_max=$STRESS_MAX"
 fi
 # The scratch disks: an NVMe controller with several queues (the reset
-# stress), MegaRAID and virtio-scsi disks (test_drivers_01).
-guest_disks "$BB_OUT"
+# stress, test_drivers_01), virtio-scsi and, but in the CI tier, MegaRAID
+# (test_drivers_01).
+guest_disks "$BB_OUT" "$tier"
 load_start
 stage boot+tests "$BB_TOP/scripts/boot.sh" -s "$smp" -t "$guest_tmo" \
 	"${disks[@]}" -a "$append" "$(cat "$BB_OUT/bzImage.path")" \
@@ -371,6 +393,10 @@ while IFS= read -r line; do
 done < <(grep -E '^(not )?ok [0-9]+ selftests: ' "$log.txt")
 # Per-test diagnostics go into the TAP stream as comments.
 grep -E '^# ' "$log.txt" | grep -v '^# dmesg' | head -n 200
+# Each test's duration, longest first: where the guest stage's time goes.
+test_durations "$log.txt" | sort -rn > "$BB_OUT/durations.txt"
+echo "# longest tests (s): $(head -n 8 "$BB_OUT/durations.txt" |
+	awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }')"
 
 grep -qE '^(not )?ok [0-9]+ selftests: ' "$log.txt"
 tap $? "guest: the kselftest runner ran tests"

@@ -690,6 +690,7 @@ _integrity_test() {
 #  - every budget plus the stall window stays well inside the runner's
 #    timeout (settings), so the runner's kill is never the verdict.
 BB_STRESS_SECS=${BB_STRESS_SECS:-60}	# time budget of one stress loop
+BB_STRESS_MAX=${BB_STRESS_MAX:-}	# if set, at most this many cycles per loop
 BB_STALL_SECS=${BB_STALL_SECS:-90}	# no progress for this long: a hang
 BB_WATCH_SECS=${BB_WATCH_SECS:-2}	# watchdog poll interval
 BB_PROGRESS_SECS=${BB_PROGRESS_SECS:-30}	# progress line interval
@@ -756,11 +757,14 @@ _completed() {
 }
 
 # _stress_begin NAME MAX -- in a stress loop (often a background subshell):
-#   start counting cycles of NAME, at most MAX of them, for at most
-#   BB_STRESS_SECS seconds.  State lives in $BB_TMP/stress.NAME, which the
-#   watchdog reads as progress and _stress_result reads at the end.
+#   start counting cycles of NAME, at most MAX of them (or BB_STRESS_MAX,
+#   if that is set and lower), for at most BB_STRESS_SECS seconds.  State
+#   lives in $BB_TMP/stress.NAME, which the watchdog reads as progress and
+#   _stress_result reads at the end.
 _stress_begin() {
 	BB_ST_NAME=$1 BB_ST_MAX=$2 BB_ST_N=0 BB_ST_INFL=0 BB_ST_T0=$(_now)
+	[ -n "$BB_STRESS_MAX" ] && [ "$BB_ST_MAX" -gt "$BB_STRESS_MAX" ] &&
+		BB_ST_MAX=$BB_STRESS_MAX
 	_stress_state running
 }
 
@@ -983,6 +987,7 @@ _watchdog_start() {
 	(
 		trap 'exit 0' TERM
 		exec 2>/dev/null
+		own_fn=$(declare -F _watch_progress)
 		sig='' t0=$(_now) t_io=$t0 t_any=$t0 t_prog=$t0
 		while [ -d "/proc/$main" ]; do
 			sleep "$BB_WATCH_SECS"
@@ -996,8 +1001,7 @@ _watchdog_start() {
 			# a disk added or removed is progress
 			io+="($(echo $devs))"
 			st='' sig_st='' own=''
-			declare -F _watch_progress >/dev/null &&
-				own=$(_watch_progress) sig_st+="$own "
+			[ -z "$own_fn" ] || own=$(_watch_progress) sig_st+="$own "
 			for f in "$BB_TMP"/stress.*; do
 				case $f in *.out|*.tmp|*"stress.*") continue ;; esac
 				read -r n i t m state < "$f" || continue
