@@ -6,6 +6,9 @@ BB_CACHE=${BB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/block-batch}
 BB_OUT=${BB_OUT:-$BB_TOP/out}
 BB_LOCK=$BB_TOP/base.lock
 
+# The stderr a script started with: stage()'s minute lines go there even
+# when the stage's own output goes to a log.
+exec {BB_TTY}>&2
 die()  { echo "block-batch: error: $*" >&2; exit 1; }
 warn() { echo "block-batch: WARNING: $*" >&2; }
 info() { echo "block-batch: $*" >&2; }
@@ -39,7 +42,10 @@ bb_help() {
 # MAINTAINERS (the series' entry, and its litmus tests in the block
 # layer's), as a diff without blob ids: MAINTAINERS.fragment
 bb_maintainers_entry() {
-	git -C "$1" diff "$2" "$3" -- MAINTAINERS | sed '/^index /d'
+	local d
+
+	d=$(git -C "$1" diff "$2" "$3" -- MAINTAINERS) || return 1
+	sed '/^index /d' <<< "$d"
 }
 
 # lock_get KEY -- value of KEY=... in base.lock
@@ -63,7 +69,8 @@ stage() {
 			wait "$s"
 			p=
 			declare -F stage_progress >/dev/null && p=$(stage_progress "$name")
-			info "stage '$name': $(( $(date +%s) - t0 ))s so far${p:+: $p}"
+			info "stage '$name': $(( $(date +%s) - t0 ))s so far${p:+: $p}" \
+				2>&"$BB_TTY"
 		done
 	) >/dev/null &
 	tick=$!

@@ -32,8 +32,10 @@ grep -qE '^(BENCH|HOLD) ' "$res" || { echo "report: no BENCH or HOLD lines in $r
 mkdir -p "$out" || exit 1
 # Provenance: scripts/run.sh writes meta.txt before its guests run; a
 # report made on its own (the --pack bundle, a rerun) says so there too.
+new_meta=1
+[ -e "$out/meta.txt" ] && new_meta=0
 {
-	[ -e "$out/meta.txt" ] || echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	[ $new_meta -eq 0 ] || echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "report: $(date -u +%Y-%m-%dT%H:%M:%SZ) $0 $* on $(nproc) CPUs," \
 	     "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
 } >> "$out/meta.txt" || exit 1
