@@ -445,14 +445,16 @@ _devt() {
 }
 
 # _kprobes_add GROUP PROBE... -- each PROBE ("NAME FUNCTION [FETCHARGS]") as
-#   the kprobe event GROUP/NAME; if one cannot be added, prints its function
-#   and returns 1
+#   the kprobe event GROUP/NAME, or with "r:NAME FUNCTION" as a return probe;
+#   if one cannot be added, prints its function and returns 1
 _kprobes_add() {
-	local group=$1 p
+	local group=$1 p t
 
 	shift
 	for p in "$@"; do
-		if ! echo "p:$group/$p" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null; then
+		t=p
+		case $p in r:*) t=r p=${p#r:} ;; esac
+		if ! echo "$t:$group/$p" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null; then
 			p=${p#* }
 			echo "${p%% *}"
 			return 1
@@ -469,6 +471,7 @@ _kprobes_del() {
 	[ -d "$BB_TRACEFS/events/$group" ] &&
 		echo 0 > "$BB_TRACEFS/events/$group/enable"
 	for p in "$@"; do
+		p=${p#r:}
 		echo "-:$group/${p%% *}" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null
 	done
 	return 0
@@ -630,10 +633,15 @@ _fio_verify() {
 		--verify_state_save=0 --group_reporting "$@" \
 		> "$BB_TMP/fio.$dev.log" 2>&1 &
 	_wait_pid $!
-	rc=$?
-	[ $rc -eq 0 ] && ! grep -q 'verify: bad' "$BB_TMP/fio.$dev.log" &&
-		return 0
-	_stalled || sed 's/^/#   /' "$BB_TMP/fio.$dev.log" | tail -n 20
+	_fio_ok $? "$BB_TMP/fio.$dev.log"
+}
+
+# _fio_ok RC LOG -- fio exited with RC and wrote LOG: true when it ran
+#   clean (status 0, no verify mismatch), else false after the log's tail
+#   (left out after a stall, whose dump says more)
+_fio_ok() {
+	[ "$1" -eq 0 ] && ! grep -q 'verify: bad' "$2" && return 0
+	_stalled || sed 's/^/#   /' "$2" | tail -n 20
 	return 1
 }
 

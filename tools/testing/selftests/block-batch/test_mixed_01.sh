@@ -78,8 +78,7 @@ for sched in mq-deadline bfq; do
 	_wait_pid $!
 	rc=$?
 	read -r r1 w1 < <(_stat "$dev")
-	if [ $rc -ne 0 ] || grep -q 'verify: bad' "$BB_TMP/fio.$sched.log"; then
-		_stalled || tail -n 20 "$BB_TMP/fio.$sched.log" | sed 's/^/#   /'
+	if ! _fio_ok $rc "$BB_TMP/fio.$sched.log"; then
 		_fail_io "$sched: fio mixed randrw failed (exit $rc)"
 		continue
 	fi

@@ -101,8 +101,7 @@ _plug_run() {
 	cat "$BB_TRACEFS/trace" > "$BB_TMP/trace.$1"
 	grep -q 'LOST.*EVENTS' "$BB_TMP/trace.$1" &&
 		_fail "$1: the trace buffer overflowed: flushes cannot be classified"
-	if [ $rc -ne 0 ] || grep -q 'verify: bad' "$BB_TMP/fio.$1.log"; then
-		_stalled || sed 's/^/#   /' "$BB_TMP/fio.$1.log" | tail -n 20
+	if ! _fio_ok $rc "$BB_TMP/fio.$1.log"; then
 		_fail_io "$1: fio write+verify over $a and $b failed"
 		return 1
 	fi

@@ -40,7 +40,7 @@ PROBES=(
 	"flush blk_mq_flush_plug_list from_sched=\$arg2:u8"
 	"dl blk_mq_dispatch_list"
 )
-RETPROBE="flushret blk_mq_flush_plug_list"
+RETPROBE="r:flushret blk_mq_flush_plug_list"
 MIN_SPANNING=5
 MAX_RUNS=3
 
@@ -90,9 +90,8 @@ _probes_remove
 trap _probes_remove EXIT
 echo global > "$BB_TRACEFS/trace_clock" ||
 	_skip "cannot select the global trace clock"
-if ! fn=$(_kprobes_add "$GROUP" "${PROBES[@]}") ||
-   ! echo "r:$GROUP/$RETPROBE" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null; then
-	_skip "cannot probe ${fn:-the return of blk_mq_flush_plug_list}" \
+if ! fn=$(_kprobes_add "$GROUP" "${PROBES[@]}" "$RETPROBE"); then
+	_skip "cannot probe $fn" \
 	      "(inlined in this kernel?)"
 fi
 # fio's tasks only, and the device's requests only
@@ -151,8 +150,7 @@ _plug2_run() {
 		_fail "$1: the trace lost events: flushes cannot be classified"
 		return 1
 	fi
-	if [ $rc -ne 0 ] || grep -q 'verify: bad' "$BB_TMP/fio.$1.log"; then
-		_stalled || sed 's/^/#   /' "$BB_TMP/fio.$1.log" | tail -n 20
+	if ! _fio_ok $rc "$BB_TMP/fio.$1.log"; then
 		_fail_io "$1: fio write+verify on $d failed"
 		return 1
 	fi
