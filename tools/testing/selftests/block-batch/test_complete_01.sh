@@ -5,34 +5,17 @@
 # batch (blk_mq_add_to_batch(), ended by blk_mq_end_request_batch()) now
 # takes requests that hold scheduler tags: their elevator data must be
 # finished, their scheduler tags and driver tags given back, and bfq must
-# finish each run of requests under one scheduler lock hold (its
-# ->finish_requests(), at most 32 requests per call).
+# finish each run under one lock hold (->finish_requests(), at most 32).
 #
-# null_blk with one poll queue, memory backed: fio (io_uring, --hipri, 4 jobs
-# at iodepth 48 against 128 scheduler tags, write + crc32c verify) reaps its
-# completions by polling, and null_poll() puts every polled request into the
-# poller's batch.  Kprobes count the batches ended in fio's tasks
-# (blk_mq_end_request_batch) and bfq's calls (bfq_finish_requests, with
-# their request count).  For none (the control: batches happen at all),
-# mq-deadline and bfq:
-#  - the data reads back (fio verify);
-#  - completion batches were ended while the scheduler was in use;
-#  - bfq finished them through bfq_finish_requests(), more than one and
-#    never more than 32 requests per call;
-#  - bfq finished every request of the device once: the requests in
-#    bfq_finish_requests() calls plus the bfq_finish_request() calls (one
-#    request each: those completed alone, and any merged away) are at
-#    least the requests completed and at most those plus the merges
-#    (/sys/block/DEV/stat), so none was skipped and none finished twice;
-#  - once idle, every tag and scheduler tag is back (_check_idle).
-# Batches and batched bfq calls are counted only in task context (the
-# trace's hardirq/softirq flag clear), in fio's tasks for the batches:
-# polled completions are reaped there, while another device's interrupt
-# batch that lands in a fio task is not counted.  The per-request
-# bfq_finish_request() calls cannot be told apart by device, so the
-# count of finished requests is skipped while another disk uses bfq.
-# A scheduler tag that a batch does not give back runs the queue out of
-# tags: the watchdog reports the stall (no progress), _check_idle the leak.
+# Device: a memory-backed null_blk with one poll queue; fio (io_uring,
+# --hipri, write + crc32c verify) reaps completions by polling.  Kprobes
+# count the batches and bfq's calls.  For none, mq-deadline and bfq, fails
+# when the data does not read back, no completion batch was ended under a
+# scheduler, bfq did not finish them through bfq_finish_requests() (more
+# than one, never more than 32 requests per call), bfq finished a request
+# of the device not exactly once (not checked while another disk uses
+# bfq), or a tag or scheduler tag is not back once idle (_check_idle; a
+# leak also stalls the queue: the watchdog reports it).
 # Skips when polling produced no batch without a scheduler (nothing to
 # test), or when the kernel has no kprobe events or inlined a probed
 # function.

@@ -1,95 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Request merging through mq-deadline and bfq.
-#
-# Batch dispatch must not cost merges: Jens Axboe's 2024 mq-deadline/bfq
-# scalability series was dropped after a -72.9% write IOPS regression on an
-# HDD, because requests left the scheduler's sorted lists (deferred inserts)
-# and bios could no longer merge into them.  Here fio jobs write their own
-# regions sequentially in 4k bios (io_uring, direct=1) while a slow null_blk
-# keeps requests waiting in the scheduler.  Two null_blk devices, both with
-# memory_backed=0 and 4k blocks:
-#
-# bb_merge_01 completes one request at a time, slowly (hw_queue_depth=1, a
-# 5 ms timer completion), with nr_requests=128 (so that each stream has
-# requests there, not just the one that waits for the driver tag on
-# hctx->dispatch); two jobs of 8 MiB each, iodepth=64:
-#
-#   queued   one bio per submission: every merge is a bio merge into a
-#            request that waits in the scheduler (->bio_merge(),
-#            blk_mq_sched_try_merge())
-#   plugged  16 bios per submission: plug merges within a submission, then
-#            scheduler merges across them
-#
-# While one request is at the device, the jobs have up to 128 bios
-# outstanding, so nearly every bio is merged: these two cases fail if fewer
-# than half of the bios were merged.  With one driver tag, though, a
-# dispatch run sends at most one request to the device (and parks at most
-# one more on hctx->dispatch), so batch dispatch cannot take more requests
-# out of the scheduler early here.
-#
-# bb_merge_01_hdd is HDD-like: rotational=1, submit_queues=1,
-# hw_queue_depth=32 (NCQ), a 100 ms timer completion, and nr_requests left
-# at the default that selecting a scheduler sets (twice the tag depth: 64),
-# since that default is what a disk gets and part of what is compared.  One
-# case, after the kernel test robot's fio-basic 1HDD sequential 4k write
-# job, scaled down:
-#
-#   hdd      eight jobs of 1 MiB each, iodepth=32, one bio per submission
-#            (fio's default)
-#
-# The device completes up to 32 requests per 100 ms whatever their size: like
-# a disk, it pays per request, so its IOPS follow the merges.  With 256 bios
-# outstanding against 32 tags, requests wait in the scheduler while the tags
-# are busy, and one dispatch run may dequeue as many requests as there are
-# free tags (up to 32; one while hctx->dispatch_busy is set), which is where
-# requests taken out of the sorted lists early would cost merges.  100 ms,
-# not a disk's few ms: a TCG guest submits far fewer bios per second than a
-# real machine, and at 2 ms (up to 16000 requests per second) it would
-# hardly keep 32 requests at the device, so requests would rarely wait and
-# the ratio would follow the host's load.
-#
-# The same job runs on a second HDD stand-in, a scsi_debug disk
-# (_sdebug_create): max_queue=32 host tags, a 100 ms command delay
-# (ndelay), queue/rotational set to 1, so with SCSI's dispatch budgets
-# (queue_depth) on the path:
-#
-#   sd-hdd   as hdd, on the scsi_debug disk
-#
-# No minimum merge percentage for hdd and sd-hdd: while a tag is free, a new
-# request can leave the scheduler as soon as the queue runs, so the share of
-# bios that find a request still waiting depends on how soon the guest
-# resubmits after completions, and how soon the queue runs, compared with
-# the 100 ms: on the guest's speed (a KCSAN or PREEMPT_RT guest is much
-# slower) and the host's load.  A floor there would be a timing threshold.
-# The check is the comparison with the base kernel (below, for queued and
-# plugged; hdd and sd-hdd are reported); in the guest, every case checks
-# that each bio written was accounted, as a request or as a merge.
-#
-# Which path merged: the disk's merge count also counts requests merged
-# into each other when they are inserted (blk_mq_sched_try_insert_merge()),
-# and those make up for most of the bio merges when the scheduler's
-# ->bio_merge() merges nothing (each bio then costs a request of its own,
-# merged away at insertion): the ratio alone dropped only from 0.95 to
-# 0.94 with mq-deadline's ->bio_merge() disabled.  So the bio merges are
-# counted too, with the block:block_bio_backmerge and
-# block:block_bio_frontmerge events (every merge of a bio into a request,
-# in a plug or in the scheduler; whole-request merges are block_rq_merge).
-# In the queued case a submission holds one bio, so nothing merges in the
-# plug and these count ->bio_merge()'s merges: at least bb_min_pct% of the
-# bios there too.  This is what fails if the scheduler lock is skipped
-# while requests wait in the merge hash (elv_rqhash_empty()).
-#
-# Output: one line per scheduler and case, and fio's write IOPS for hdd and
-# sd-hdd (reported, never checked), besides the HDD-like devices'
-# nr_requests:
+# Request merging through mq-deadline and bfq: batch dispatch must not
+# cost merges.  fio jobs write their own regions sequentially in 4k bios
+# (io_uring, direct=1) while a slow device keeps requests waiting in the
+# scheduler.  Devices: two null_blk (memory_backed=0, 4k blocks) and one
+# scsi_debug disk (_sdebug_create):
+#   bb_merge_01      hw_queue_depth=1, 5 ms completions, nr_requests=128;
+#                    cases queued (one bio per submission) and plugged (16)
+#   bb_merge_01_hdd  HDD-like: rotational=1, 32 tags, 100 ms completions;
+#                    case hdd (eight jobs of 1 MiB each, iodepth=32)
+#   scsi_debug       max_queue=32, 100 ms delay, rotational=1: case sd-hdd
+# queued and plugged fail if fewer than half of the bios were merged, and
+# queued if fewer than bb_min_pct% of the bios were bio merges into waiting
+# requests (block:block_bio_backmerge/frontmerge): what fails if the
+# scheduler lock is skipped while requests wait in the merge hash.  Every
+# case fails if a bio written was not accounted, as a request or a merge;
+# hdd and sd-hdd ratios and IOPS are reported, never checked.  Skips when a
+# device cannot be created or no scheduler could be tested.  Output:
 #   merge_01: sched=S case=C bios=B requests=R merged=M ratio=M/B bio_merges=N
 #   merge_01: sched=S case=hdd|sd-hdd iops=N
-# A test harness can boot the base kernel in the same run with this
-# same test, checks the queued and plugged ratios against the base's
-# for the same scheduler and case (series >= base - BB_MERGE_SLACK), and
-# reports the hdd and sd-hdd ratios and IOPS series/base.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 

@@ -3,28 +3,19 @@
 #
 # Dispatch order through mq-deadline on a multi-queue null_blk.
 #
-# One fio job per CPU (at most four), each pinned to its own CPU and writing
-# its own region sequentially, in bursts: libaio, iodepth=32, 32 requests per
-# io_submit() and all 32 reaped before the next burst.  Merging is off, so a
-# burst is 32 requests that are inserted into mq-deadline under one lock hold
-# (one plug flush), and mq-deadline dispatches the requests of one region in
-# ascending sector order.  Every CPU's hw queue run dispatches from the one
-# shared mq-deadline queue, so the requests of a region are dequeued by
-# several CPUs at once.
+# Device: one null_blk, merging off.  One fio job per CPU (at most four),
+# each pinned to its own CPU and writing its own region sequentially in
+# bursts of 32 requests per io_submit(); a burst is inserted into
+# mq-deadline under one lock hold, and every CPU's hw queue run dispatches
+# from the one shared mq-deadline queue.
 #
 # block:block_rq_issue (the driver's ->queue_rq()) is traced with a global
 # clock, and for each region the test counts inversions: a request issued
-# after a request of the same region with a higher sector.
-#
-# With the scheduler lock held across a whole dispatch batch, a batch is only
-# cut short by max_dispatch (see __blk_mq_do_dispatch_sched(); not below
-# bb_depth, 32, while the hw queue is not busy: bb_depth must not exceed the
-# kernel's per-hold bound), dispatch budget (none on null_blk) or driver
-# tags (64 per hw queue).  A burst is inserted under one lock hold and
-# mq-deadline hands out its requests in a row, so a batch that starts at a
-# burst and is not cut short carries the whole burst, and the expected count
-# is 0.  Without batching, dispatchers take turns request by request and the
-# count is usually not 0.
+# after a request of the same region with a higher sector.  With the
+# scheduler lock held across a whole dispatch batch, a batch that starts at
+# a burst carries the whole burst, so any inversion fails the test.  Skips
+# with fewer than 2 CPUs, without mq-deadline, or when no request was
+# issued by a CPU other than its writer's (no concurrent dispatch).
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 

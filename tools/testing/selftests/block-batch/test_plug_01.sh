@@ -1,9 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The plug flush of requests for several queues (upstream since 6.16,
-# "block: avoid hctx spinlock for plug with multiple queues"): one io_uring
-# submission batch spans two null_blk devices, fio write+verify.
+# The plug flush of requests for several queues: one io_uring submission
+# batch spans two null_blk devices, fio write+verify.
 #
 # With no elevator, blk_mq_flush_plug_list() must hand each queue's requests
 # to blk_mq_dispatch_queue_requests() (->queue_rqs(), then direct issue) and
@@ -12,12 +11,9 @@
 # (blk_mq_request_bypass_insert(), under hctx->lock).  Kprobes on those
 # functions and on blk_mq_flush_plug_list() (which delimits each flush of
 # each task) classify every flush.
-#
-# Then the same batch with mq-deadline on one of the two devices: the plug
-# holds an elevator's requests, so every flush must go through
-# blk_mq_dispatch_list() and no flush through the multi-queue path.  This is
-# also the test's control: it shows the probes see blk_mq_dispatch_list()
-# when it runs, so that its absence in the first case means something.
+# Then the same batch with mq-deadline on one of the two devices: every
+# flush must go through blk_mq_dispatch_list() and none through the
+# multi-queue path; this also shows that the probes see it when it runs.
 #
 # Fails on a verify error, a multi-queue flush without an elevator that went
 # through blk_mq_dispatch_list(), a request on an hctx dispatch list during

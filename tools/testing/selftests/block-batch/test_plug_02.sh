@@ -1,28 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A plug flush into an elevator inserts once per hardware queue.
-#
+# A plug flush into an elevator inserts once per hardware queue:
 # blk_mq_dispatch_list() groups a plug's requests for the elevator by
-# hardware queue only: the elevator's ->insert_requests() takes requests
-# of any software queue, so a plug whose requests were allocated on two
-# CPUs (two software queues of the one hardware queue) costs one
-# ->insert_requests() call (for mq-deadline and bfq one scheduler lock hold)
-# and one queue run, not one per software queue.
-#
-# fio write+verify through libaio in io_submit() batches of 16 on a null_blk
-# device with one hardware queue, under mq-deadline and bfq.  aio plugs a
-# batch without caching requests (blk_start_plug(): nr_ios 1), so each
-# request comes from the software queue of the CPU it was allocated on, and
-# a loop moves fio between CPU 0 and CPU 1 (taskset) all the while, so that
-# some batches span both.  A kprobe and a kretprobe on
-# blk_mq_flush_plug_list() delimit each flush of each fio task, a kprobe on
-# blk_mq_dispatch_list() counts its insertions, and the block_getrq event
-# of the device gives the CPU each request was allocated on (the CPU the
-# event ran on: the same, unless fio was moved between the allocation and
-# the event, so the count of flushes from two CPUs is close, not exact).
-# Only flushes that held requests of the device (a block_getrq event since
-# the task's previous flush) are classified.
+# hardware queue only, so a plug whose requests were allocated on two CPUs
+# (two software queues of the one hardware queue) costs one
+# ->insert_requests() call and one queue run, not one per software queue.
+# Device: a null_blk with one hardware queue, under mq-deadline and bfq;
+# fio write+verify through libaio in io_submit() batches of 16 while a
+# loop moves fio between CPU 0 and CPU 1.  Kprobes on
+# blk_mq_flush_plug_list() and blk_mq_dispatch_list() and the block_getrq
+# event classify each flush that held requests of the device.
 #
 # Fails on a verify error, on a flush that called blk_mq_dispatch_list()
 # more than once (the requests of one hardware queue inserted in several

@@ -3,60 +3,21 @@
 #
 # Request-based device-mapper suspend/resume under fio writes, none
 # and mq-deadline on the dm device: quiesce and unquiesce of a live blk-mq
-# queue, not frozen around them.  The dm device is a dm-multipath table
-# with one path, a null_blk; request-based dm has a blk-mq queue of its own
-# (one hw queue by default, drivers/md/dm-rq.c) whose scheduler can be
-# switched.
+# queue, not frozen around them.  Devices: a dm-multipath table with one
+# path, a null_blk; request-based dm has a blk-mq queue of its own.
+# A cycle is "dmsetup suspend --nolockfs" (blk_mq_quiesce_queue() of the dm
+# queue, then a wait until no dm request is started; fio keeps submitting
+# into the quiesced queue), then "dmsetup resume" (blk_mq_unquiesce_queue(),
+# then a kick of the requeue list, whose work runs every hw queue again).
 #
-# A cycle is "dmsetup suspend --nolockfs", then "dmsetup resume"
-# (drivers/md/dm.c, dm-mpath.c):
-#  - __dm_suspend(): multipath_presuspend() clears queue_if_no_path (not
-#    set here), which kicks two asynchronous runs of the dm queue
-#    (dm_table_run_md_queue_async() and the requeue work); then
-#    DMF_BLOCK_IO_FOR_SUSPEND is set (dm_mq_queue_rq() answers
-#    BLK_STS_RESOURCE from then on), dm_stop_queue() quiesces the dm queue
-#    with blk_mq_quiesce_queue(), and only then dm_wait_for_completion()
-#    polls until no request of the dm queue is started: those already
-#    dispatched to the path complete, the others stay queued.
-#    Without --nolockfs, lock_fs() would add bdev_freeze(), which with no
-#    filesystem on the device (no holder with ->freeze) is sync_blockdev():
-#    nothing to write, fio uses O_DIRECT, and no queue is frozen.
-#    --noflush is not given: here it would only skip those two runs; it
-#    matters with queue_if_no_path or failed paths, which this table lacks.
-#  - until the resume, fio keeps submitting up to its queue depth:
-#    blk_queue_enter() does not block, requests are inserted (mq-deadline,
-#    a software queue or hctx->dispatch) and blk_mq_run_hw_queue() finds
-#    the queue quiesced: the path that pairs with blk_mq_unquiesce_queue()
-#    (smp_mb(), then the re-check).
-#  - __dm_resume(): DMF_BLOCK_IO_FOR_SUSPEND is cleared, then
-#    dm_start_queue(): blk_mq_unquiesce_queue(), whose queue run can race
-#    with a submitter inserting, then blk_mq_kick_requeue_list(), whose
-#    work (blk_mq_requeue_work()) runs every hw queue again.
-#
-# What fails: a request that no run dispatches after the resume (the queue
-# left quiesced, or the request missed by both runs) stays queued.  Any
-# later run of the unquiesced queue dispatches it, and every cycle has
-# some, so it hangs only if nothing runs the queue after it (after the
-# last resume of a loop, or always if the queue stays quiesced): fio waits
-# for it and the watchdog reports a stall.  A write that completes with an
-# error fails fio (there is no data verify: see the path device below); a
-# WARN (an unbalanced unquiesce) fails the dmesg check.  Not caught here: a
-# request missed only by the run in blk_mq_unquiesce_queue(), whether that
-# run is missing or loses the store-buffering race that the smp_mb() in blk_mq_run_hw_queue() closes
-# (Documentation/litmus-tests/block/), since the requeue work runs the
-# queue right after it; and a dispatch past the quiesce (dm_mq_queue_rq()
-# bounces it with BLK_STS_RESOURCE, or dm_wait_for_completion() waits for
-# it).
-#
+# What fails: a request that no run dispatches after the resume stays
+# queued, fio waits for it and the watchdog reports a stall; a write that
+# completes with an error fails fio; a WARN (an unbalanced unquiesce) fails
+# the dmesg check.  So does a loop in which no cycle started with requests
+# in flight (/sys/block/DM/stat), or no resume found requests waiting.
 # Bounded: at most CYCLES cycles or BB_STRESS_SECS seconds per scheduler,
-# whichever comes first; fewer than MIN_CYCLES is a SKIP (machine too slow;
-# 5: a 60 s loop did 12 and 13 cycles with two CPU hogs on a 2-core host).
-# A cycle "started with requests in flight" when /sys/block/DM/stat counted
-# requests in flight (waiting up to 2 s for some) just before the suspend;
-# none such is a failure (fio was not running: nothing was tested).  So is
-# a loop in which no resume found requests waiting: counted in flight after
-# the suspend returned, when dm_wait_for_completion() has seen no started
-# request, so accounted and not yet dispatched.
+# whichever comes first; fewer than MIN_CYCLES is a SKIP (machine too slow),
+# as is a null_blk or dm-multipath device that cannot be created.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 

@@ -1,28 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Single-hctx dispatch for schedulers that are not multi-queue aware
-# (upstream since 5.11, Jan Kara, "blk-mq: Improve performance of non-mq IO
-# schedulers with multiple HW queues"): mq-deadline and bfq keep one queue
-# for the whole device and set QUEUE_FLAG_SQ_SCHED, and then
+# Single-hctx dispatch for schedulers that are not multi-queue aware:
+# mq-deadline and bfq set QUEUE_FLAG_SQ_SCHED, and then
 # blk_mq_run_hw_queues() runs only the hw queue of the calling CPU
 # (blk_mq_get_sq_hctx()), plus any hw queue with requests on its own
-# dispatch list, instead of every hw queue contending for the scheduler.
-# kyber is multi-queue aware (ELEVATOR_F_MQ_AWARE): every hw queue that has
-# requests is run.
+# dispatch list.  kyber is multi-queue aware (ELEVATOR_F_MQ_AWARE): every
+# hw queue that has requests is run.
 #
-# Setup: a request-based dm-multipath device with one hw queue per CPU
-# (dm_mod's dm_mq_nr_hw_queues), over a null_blk whose requests complete
-# after 5 s.  The dm device is suspended (its queue quiesced), one fio job
-# pinned to each CPU queues requests, and once requests of every job wait
-# in the scheduler it is resumed from CPU 0 (taskset): dm_start_queue()
-# unquiesces with blk_mq_run_hw_queues(q, true), which queues the run work
-# (blk_mq_run_work_fn) of each hw queue it runs, then kicks the requeue
-# list, whose work runs the queues again (synchronously where it can).
-# workqueue:workqueue_queue_work is traced around the resume; each hw queue
-# has its own run work, so the distinct "work struct" values of
-# blk_mq_run_work_fn are the hw queues run asynchronously.  No request
-# completes within that window (5 s), so nothing else runs the queues.
+# Devices: a request-based dm-multipath device with one hw queue per CPU,
+# over a null_blk whose requests complete after 5 s.  The dm device is
+# suspended, one fio job pinned to each CPU queues requests, and it is
+# resumed from CPU 0; workqueue:workqueue_queue_work is traced around the
+# resume to count the hw queues run (blk_mq_run_work_fn work structs).
 #
 # Expected: mq-deadline and bfq: exactly one hw queue run; kyber: one per
 # CPU.  Fails if a non-MQ-aware scheduler runs more than one, or kyber only

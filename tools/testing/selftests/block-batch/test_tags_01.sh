@@ -5,32 +5,17 @@
 #
 # blk-mq-sched dequeues a batch of requests from the elevator under one lock
 # hold and stops when no driver tag is left; a request that got no tag goes
-# back and must not keep a tag, a budget or an active-request count.  Two
-# setups where driver tags run out all the time, through mq-deadline and bfq:
-#
-#  A. one null_blk with shared_tag_bitmap=1 (BLK_MQ_F_TAG_HCTX_SHARED: every
-#     hw queue allocates from one tag bitmap, like a SCSI host) and only
-#     hw_queue_depth=2 tags for one hw queue per CPU, 1 ms per request:
-#     the busy tags, sampled every 0.2 s, must be seen at 2 under
-#     mq-deadline (else tag exhaustion was not tested; bfq may keep one
-#     request in the driver while it idles);
-#  B. two null_blk with shared_tags=1 (one tag set shared between the two
-#     devices, so blk-mq fair-shares its tags: hctx_may_queue()), written at
-#     the same time.
-#
-# null_blk completes from a timer (irqmode=2), not inline in ->queue_rq(),
-# so that requests hold their driver tags and the tags really run out.
-# fio (io_uring, iodepth far above the tag depth) writes and verifies on the
-# device(s).  Once idle, every tag must be back: in debugfs every "busy=" of
-# every hctx's tags and sched_tags is 0, hctx "busy", "dispatch" and the
-# software queues are empty, hctx "active" is 0, and /sys/block/DEV/inflight
-# is "0 0".
-#
-# Case B verifies data only where null_blk's global tag set may block
-# (null_blk.blocking=1): memory-backed null_blk allocates pages in
-# ->queue_rq(), and a non-blocking tag set runs it under rcu_read_lock()
-# ("sleeping function called from invalid context").  Otherwise the B
-# devices are not memory backed and fio runs mixed I/O without verify.
+# back and must not keep a tag, a budget or an active-request count.
+# Devices, through mq-deadline and bfq, completing from a timer (irqmode=2):
+#  A. one null_blk with shared_tag_bitmap=1 and hw_queue_depth=2, 1 ms per
+#     request: the busy tags must be seen at 2 under mq-deadline;
+#  B. two null_blk with shared_tags=1, written at the same time (verified
+#     only with null_blk.blocking=1, else mixed I/O without verify).
+# fio (io_uring, iodepth far above the tag depth) writes and verifies.
+# Fails when, once idle, a tag is not back: in debugfs every "busy=" of
+# every hctx's tags and sched_tags must be 0, hctx "busy", "dispatch" and
+# the software queues empty, hctx "active" 0, and /sys/block/DEV/inflight
+# "0 0".  Skips when null_blk lacks shared_tag_bitmap or shared_tags.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 

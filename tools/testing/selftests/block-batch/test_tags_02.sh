@@ -2,35 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Dispatch budgets and host tags through a SCSI disk: no budget, tag or
-# request may leak.  null_blk has no ->get_budget(), so test_tags_01 cannot
-# see a budget leak; SCSI has one: a SCSI device allows queue_depth
-# commands at a time (sdev->budget_map, taken by scsi_mq_get_budget()
-# before blk-mq-sched asks the elevator for a request and given back when
-# the elevator has none, or when the command completes), and a host allows
-# can_queue commands over all its devices (host tags).
-#
-# scsi_debug (_sdebug_create) gives one 64 MiB disk with max_queue=8 host
-# tags and a 1-jiffy command delay; its queue_depth is set to 2, so that fio
-# (io_uring, 4 jobs at iodepth 16, write + crc32c verify)
-# always waits for budget; and every 16th command is answered
-# SCSI_MLQUEUE_HOST_BUSY (opts=0x8000, every_nth=16), which requeues the
-# request and returns its budget.  Through mq-deadline and bfq:
+# request may leak (null_blk has no ->get_budget(), SCSI has one).
+# Device: one 64 MiB scsi_debug disk (_sdebug_create) with max_queue=8 host
+# tags, a 1-jiffy command delay and queue_depth 2, every 16th command
+# answered SCSI_MLQUEUE_HOST_BUSY; fio (io_uring, write + crc32c verify).
+# Through mq-deadline and bfq:
 #  - the budget really ran out: device_busy was seen at queue_depth while
-#    fio ran (checked only on that oversubscription, 64 requests for 2
-#    budgets, and for mq-deadline only: bfq may keep one request in the
-#    driver while it idles; the peak is sampled every 0.2 s);
+#    fio ran (checked for mq-deadline only);
 #  - once idle, device_busy and host_busy are 0, every tag and sched tag
 #    in debugfs is back, the dispatch and software-queue lists are empty
 #    and inflight is "0 0" (_check_idle).
-# Then, through mq-deadline, a real-time reader (ioprio class RT, psync:
-# one request at a time) and a best-effort writer: while the RT request is
-# at the device, mq-deadline's ->has_work() is true (the writer's requests
-# wait) but ->dispatch_request() returns nothing ("ignore lower priority
-# requests if any higher priority requests are pending", dd_queued()), after
-# blk-mq-sched took a budget for it.  That budget must go back.
-# A budget leaked by the dispatch path leaves device_busy above 0 at idle,
-# or, once queue_depth budgets are gone, stops the disk: the watchdog
-# reports a stall.
+# Then, through mq-deadline, a real-time reader and a best-effort writer:
+# the budget taken for a dispatch that mq-deadline answers with nothing (a
+# higher-priority request pending) must go back.  A leaked budget leaves
+# device_busy above 0 at idle, or stops the disk: the watchdog reports a
+# stall.  Skips when the scsi_debug disk cannot be created.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 

@@ -2,55 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ublk under mq-deadline and bfq: fio write+verify on a kublk loop device
-# with two hardware queues (so single-CPU dispatch for these schedulers,
-# and batch dispatch of the series) while, in a loop, the ublk server goes
-# away and a new one takes over (user recovery with reissue, kublk add
-# -i 1: UBLK_F_USER_RECOVERY_REISSUE, so no request fails meanwhile):
-#  - the server is killed with SIGKILL in the middle of I/O: io_uring
-#    cancels its commands, and ublk_start_cancel() quiesces the queue,
-#    marks it canceling and unquiesces it;
-#  - with UBLK_QUIESCE=1, odd cycles use "kublk quiesce"
-#    (UBLK_U_CMD_QUIESCE_DEV) instead: ublk_ctrl_quiesce_dev() quiesces
-#    the live queue with blk_mq_quiesce_queue(), marks the queues
-#    canceling and unquiesces it, waits for an idle command per queue,
-#    then cancels the server's commands once: the server exits.  Off by
-#    default: on a loaded host it hung twice (below);
-#  - either way, from then on __ublk_queue_rq_common() requeues each
-#    request dispatched to it without issuing it (__ublk_abort_rq(), no
-#    kick), ublk_ch_release() requeues those the server held
-#    (ublk_abort_queue()) and the device becomes QUIESCED;
-#  - then "kublk recover" starts a new server: ublk_ctrl_end_recovery()
-#    kicks the requeue list, and every request waiting since goes back
-#    into the queue (blk_mq_requeue_work()) and on to the new server.
+# with two hardware queues while, in a loop, the ublk server goes away and
+# a new one takes over (user recovery with reissue, kublk add -i 1, so no
+# request fails meanwhile).  Device: one ublk device (ublkbN) over a
+# 128 MiB backing file in BB_TMP.  Each cycle the server is killed with
+# SIGKILL in the middle of I/O (with UBLK_QUIESCE=1, odd cycles use "kublk
+# quiesce" instead; off by default), requests dispatched meanwhile are
+# requeued, and "kublk recover" starts a new server that gets them back.
 #
 # What fails: a request that no queue run dispatches after the recovery
-# (the requeue kick lost, a queue left quiesced, a request stranded on a
-# dispatch list) keeps fio waiting: the watchdog reports "stalled" with the
-# queue's state.  A write lost or misplaced across the takeover fails fio's
-# verify; a device that does not come back LIVE, or a scheduler that did
-# not survive the recovery, fails the test; a WARN fails the dmesg check.
-#
-# The "kublk quiesce" hang: twice on a loaded host, at a quiesce cycle
-# under fio verify (mq-deadline with 2 x 32 commands and 64 requests in
-# flight; bfq with 2 x 64 commands and 32 in flight), the device stayed
-# LIVE for 90 s, every request on the requeue list, no driver tag busy (so
-# the server held no request) and no task blocked.  The likely cause, from
-# the code and not yet traced: ublk_prep_req() starts a request before
-# __ublk_queue_rq_common() sees ->canceling and requeues it, and
-# ublk_cancel_cmd() skips a command whose request is started at that
-# moment, counting on a later cancel pass ("this uring_cmd is canceled
-# next time"); ublk_ctrl_quiesce_dev() makes only one, so with requests
-# still arriving a command can stay uncancelled and the server never
-# learns of the quiesce.  The series does not change this code; the base
-# kernel was not run this way yet.
-#
-# Bounded: at most CYCLES cycles or BB_STRESS_SECS seconds per scheduler,
-# whichever comes first; fewer than MIN_CYCLES is a SKIP (machine too slow).
-# A cycle "started with requests in flight" when /sys/block/ublkbN/stat
-# counted requests in flight (waiting up to 2 s) before the server went;
-# none such is a failure (nothing was tested).  So is a loop in which no
-# QUIESCED device held requests (counted in flight while no server runs:
-# waiting for the next one).
+# keeps fio waiting: the watchdog reports "stalled" with the queue's state.
+# A write lost or misplaced across the takeover fails fio's verify; a
+# device that does not come back LIVE, or a scheduler that did not survive
+# the recovery, fails the test; a WARN fails the dmesg check.  So does a
+# loop with no cycle started with requests in flight, or no QUIESCED device
+# holding requests.  Bounded: at most CYCLES cycles or BB_STRESS_SECS
+# seconds per scheduler; fewer than MIN_CYCLES is a SKIP (machine too
+# slow), as is a missing kublk or ublk driver.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
