@@ -183,18 +183,23 @@ break_tree() {
 	! cmp -s "$T/orig" "$T/scratch/$1" || fail "could not break $1 with $2"
 }
 
-# Remove the smp_mb() from blk_mq_run_hw_queue(): caught, named.
-break_tree block/blk-mq.c 's{\t\tsmp_mb\(\);\t/\* pairs with blk_mq_unquiesce_queue\(\) \*/\n}{}'
-BB_LITMUS_TREE=$T/scratch BB_LITMUS_BASE_TREE=$T/base bash "$0" > "$T/out" 2>&1 &&
-	{ cat "$T/out"; fail "a tree without the smp_mb() of blk_mq_run_hw_queue() passed"; }
-grep -q '^FAIL: Documentation/litmus-tests/block/blk-mq-quiesce-unquiesce-vs-run.litmus: block/blk-mq.c blk_mq_run_hw_queue(): missing: smp_mb();' "$T/out" ||
-	{ cat "$T/out"; fail "the missing smp_mb() was not named"; }
-echo "ok: without smp_mb(): $(grep -m1 'missing: smp_mb' "$T/out")"
+# caught FILE PERL LITMUS WHERE STATEMENT -- FILE broken with PERL: the
+#   test must fail, naming LITMUS, WHERE (file and function) and STATEMENT
+caught() {
+	local msg="FAIL: Documentation/litmus-tests/block/$3: $4: missing: $5"
 
+	break_tree "$1" "$2"
+	BB_LITMUS_TREE=$T/scratch BB_LITMUS_BASE_TREE=$T/base bash "$0" > "$T/out" 2>&1 &&
+		{ cat "$T/out"; fail "a tree without the $5 of $4 passed"; }
+	grep -qF -- "$msg" "$T/out" ||
+		{ cat "$T/out"; fail "the missing $5 was not named"; }
+	echo "ok: without $5: $(grep -m1 -F "$msg" "$T/out")"
+}
+
+# Remove the smp_mb() from blk_mq_run_hw_queue(): caught, named.
+caught block/blk-mq.c 's{\t\tsmp_mb\(\);\t/\* pairs with blk_mq_unquiesce_queue\(\) \*/\n}{}' \
+	blk-mq-quiesce-unquiesce-vs-run.litmus "block/blk-mq.c blk_mq_run_hw_queue()" "smp_mb();"
 # Remove the rcu_read_lock() of __blk_mq_run_dispatch_ops(): caught, named.
-break_tree block/blk-mq.h 's/\t\trcu_read_lock\(\);\s*\\\n//'
-BB_LITMUS_TREE=$T/scratch BB_LITMUS_BASE_TREE=$T/base bash "$0" > "$T/out" 2>&1 &&
-	{ cat "$T/out"; fail "a tree without the rcu_read_lock() of __blk_mq_run_dispatch_ops() passed"; }
-grep -q '^FAIL: Documentation/litmus-tests/block/blk-mq-quiesce-fast-path-vs-dispatch.litmus: block/blk-mq.h __blk_mq_run_dispatch_ops(): missing: rcu_read_lock();' "$T/out" ||
-	{ cat "$T/out"; fail "the missing rcu_read_lock() was not named"; }
-echo "ok: without rcu_read_lock(): $(grep -m1 'fast-path-vs-dispatch.litmus.*missing: rcu_read_lock' "$T/out")"
+caught block/blk-mq.h 's/\t\trcu_read_lock\(\);\s*\\\n//' \
+	blk-mq-quiesce-fast-path-vs-dispatch.litmus "block/blk-mq.h __blk_mq_run_dispatch_ops()" \
+	"rcu_read_lock();"
