@@ -85,12 +85,15 @@ stage() {
 
 # bb_meta_begin DIR CMD... -- start DIR/meta.txt, the provenance of a record:
 # date, project commit, exact command, host, load, QEMU, and the machine
-# factor of scripts/calibrate.sh when BB_CALIBRATION holds its line.
+# factor of scripts/calibrate.sh, which it runs and leaves in
+# BB_CALIBRATION (empty if it failed).
 # bb_meta KEY VALUE adds a line; bb_meta_end adds the duration.
 bb_meta_begin() {
-	local dir=$1 rev dirty=
+	local dir=$1 rev dirty= qemu
 	shift
 	mkdir -p "$dir" || return 1
+	BB_CALIBRATION=$("$BB_TOP/scripts/calibrate.sh") || BB_CALIBRATION=
+	qemu=$(qemu-system-x86_64 --version 2>/dev/null | head -n1)
 	BB_META=$dir/meta.txt BB_META_T0=$(date +%s)
 	rev=$(git -C "$BB_TOP" rev-parse HEAD 2>/dev/null || echo unknown)
 	[ -z "$(git -C "$BB_TOP" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
@@ -101,7 +104,7 @@ bb_meta_begin() {
 		echo "command: $(cd "$BB_TOP" && printf '%q ' "$@")"
 		echo "host: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), $(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -r)"
 		echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-		echo "qemu: $(qemu-system-x86_64 --version 2>/dev/null | head -n1 || echo none), accelerator tcg"
+		echo "qemu: ${qemu:-none}, accelerator tcg"
 		[ -z "${BB_CALIBRATION:-}" ] || echo "machine: $BB_CALIBRATION"
 	} > "$BB_META"
 }

@@ -262,7 +262,6 @@ out=$BB_OUT/$tag-smp$smp lsres=()
 [ "$poll" = 0 ] || out+=-poll
 [ "$hdd" = 0 ] || out+=-hdd
 # The record's provenance (meta.txt), with the machine's factor.
-BB_CALIBRATION=$("$BB_TOP/scripts/calibrate.sh") || BB_CALIBRATION=
 bb_meta_begin "$out" "${argv[@]}" || die "cannot write $out/meta.txt"
 bb_meta "series head" "$(git -C "$patched" log -1 --format='%H %s')"
 bb_meta "base" "$(git -C "$base" log -1 --format='%H %s')"

@@ -227,8 +227,8 @@ finish() {
 # 1.00), in seconds: the run of docs/testing.md's "What a run costs".
 # "cold": an empty cache (no ccache, no base kernel, no herd7 or liburing).
 # The host tests include the base kernel's download and the tools from sid.
-REF_HOST_COLD=200 REF_HOST_WARM=125
-REF_BUILD_COLD=481 REF_BUILD_WARM=30 REF_BISECT_COLD=169 REF_BISECT_WARM=72
+REF_HOST_COLD=200 REF_HOST_WARM=132
+REF_BUILD_COLD=481 REF_BUILD_WARM=24 REF_BISECT_COLD=169 REF_BISECT_WARM=55
 REF_GUEST_CI=539 REF_BASE_COLD=173 REF_BASE_WARM=173
 # estimate_cold -- true when the build cache is empty
 estimate_cold() {
@@ -264,7 +264,6 @@ stage deps "$BB_TOP/scripts/install-deps.sh"
 tap $? "host: dependencies installed"
 [ $fail -eq 0 ] || finish
 # How fast is this machine, and so how long will this take?
-BB_CALIBRATION=$("$BB_TOP/scripts/calibrate.sh") || BB_CALIBRATION=
 bb_meta_begin "$BB_OUT" "${argv[@]}"
 bb_meta load "${load} CPU hogs during the guest stages (--load)"
 estimate=$(estimate_secs)
