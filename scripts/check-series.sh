@@ -8,13 +8,16 @@
 #   build       check out each commit in turn and build the objects it touches
 #               with W=1 and sparse (C=2); a warning that the same object does
 #               not have on the base is an error.  Selftest directories a patch
-#               touches are built with their own Makefile.
+#               touches are built with their own Makefile.  A posting of
+#               patches/topics that applies on the base alone is also
+#               built that way, without the patches before it.
 # usage: check-series.sh [checkpatch|build|all] [O_DIR]
 #   O_DIR: a configured build directory of the cached tree (default: its
 #          scripts/test.sh build directory, see bb_obj_dir)
 
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/topics.sh"
 
 what=${1:-all}
 need_tools git perl make
@@ -55,22 +58,22 @@ check_patches() {
 	local ignore=
 	[ "$(git -C "$tree" rev-list --count block-batch-base)" -gt 1 ] ||
 		ignore="--ignore UNKNOWN_COMMIT_ID"
-	for p in "$dir"/0*.patch; do
+	for p in "$dir"/*/0*.patch; do
 		case $p in *0000-cover-letter.patch) continue ;; esac
 		out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse \
 			--no-summary --show-types $ignore "$p" 2>&1)
 		# "does MAINTAINERS need updating?" is answered by the tree:
 		# drop it when every file the patch adds already has an entry
-		# that sends it to linux-block (patch 2 adds ours).
+		# that sends it to linux-block (the selftests patch adds ours).
 		if grep -q 'FILE_PATH_CHANGES' <<<"$out" && covered "$p"; then
 			out=$(grep -v 'FILE_PATH_CHANGES' <<<"$out")
 		fi
 		if [ -n "$out" ]; then
-			echo "checkpatch: $(basename "$p"):"
+			echo "checkpatch: ${p#"$dir"/}:"
 			echo "$out" | sed 's/^/  /'
 			rc=1
 		else
-			echo "checkpatch: $(basename "$p"): clean"
+			echo "checkpatch: ${p#"$dir"/}: clean"
 		fi
 	done
 }
@@ -81,9 +84,65 @@ warnings() {
 		grep -E 'warning:|error:' | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort -u
 }
 
+# check_commit C LABEL -- check out C and build what it touches, with W=1
+# and sparse; a warning the base has too is not counted.  A patch that
+# changes only headers builds the objects of the series' C files that
+# include them.
+check_commit() {
+	local c=$1 label=$2 f o h new base_w
+	local -a objs=()
+
+	git -C "$tree" checkout -q "$c" || return 1
+	for f in $(git -C "$tree" diff --name-only --diff-filter=AM "$c~1" "$c"); do
+		case $f in
+		tools/testing/selftests/*/*)
+			d=$(echo "$f" | cut -d/ -f1-4)
+			case " ${objs[*]} " in *" $d/ "*) ;; *) objs+=("$d/") ;; esac ;;
+		*.c) [ -f "$obj/${f%.c}.o" ] || [ -f "$tree/${f%.c}.o" ] &&
+			objs+=("${f%.c}.o") ;;
+		esac
+	done
+	if [ ${#objs[@]} -eq 0 ]; then
+		for h in $(git -C "$tree" diff --name-only "$c~1" "$c" -- '*.h'); do
+			for f in $series_c; do
+				[ -f "$obj/${f%.c}.o" ] || continue
+				grep -q "#include [<\"]\(linux/\)\?$(basename "$h")[>\"]" "$tree/$f" 2>/dev/null || continue
+				case " ${objs[*]} " in *" ${f%.c}.o "*) ;; *) objs+=("${f%.c}.o") ;; esac
+			done
+		done
+	fi
+	for o in "${objs[@]}"; do
+		case $o in
+		tools/*)
+			if make -s -C "$tree/$o" O="$obj/kselftest-check" >/dev/null 2>"$obj/ks.err"; then
+				echo "build: $label: $o: ok"
+			else
+				echo "build: $label: $o: FAILED"; sed 's/^/  /' "$obj/ks.err"; rc=1
+			fi
+			continue ;;
+		esac
+		new=$(warnings "$o")
+		if [ -z "$new" ]; then
+			echo "build: $label: $o: ok"
+			continue
+		fi
+		git -C "$tree" checkout -q block-batch-base
+		base_w=$(warnings "$o")
+		git -C "$tree" checkout -q "$c"
+		new=$(comm -23 <(echo "$new") <(echo "$base_w"))
+		if [ -n "$new" ]; then
+			echo "build: $label: $o: new warnings:"
+			echo "$new" | sed 's/^/  /'
+			rc=1
+		else
+			echo "build: $label: $o: ok (only warnings the base has too)"
+		fi
+	done
+	[ ${#objs[@]} -gt 0 ] || echo "build: $label: nothing to build"
+}
+
 build_patches() {
-	local commits c f o n=0 new base_w
-	local -a objs
+	local c n=0 t tips on tip k
 
 	[ -f "$obj/.config" ] || { echo "build: no configured $obj; run scripts/test.sh first"; return 1; }
 	# bookworm's sparse is too old for 7.x (C=2 would silently check nothing)
@@ -95,48 +154,24 @@ build_patches() {
 		die "$tree is dirty"
 	git -C "$tree" rev-parse -q --verify block-batch >/dev/null ||
 		"$BB_TOP/scripts/apply-series.sh" >/dev/null || return 1
-	commits=$(git -C "$tree" rev-list --reverse block-batch-base..block-batch)
-	for c in $commits; do
+	series_c=$(git -C "$tree" diff --name-only block-batch-base block-batch -- '*.c')
+	for c in $(git -C "$tree" rev-list --reverse block-batch-base..block-batch); do
 		n=$((n + 1))
-		git -C "$tree" checkout -q "$c" || return 1
-		objs=()
-		for f in $(git -C "$tree" diff --name-only --diff-filter=AM "$c~1" "$c"); do
-			case $f in
-			tools/testing/selftests/*/*)
-				d=$(echo "$f" | cut -d/ -f1-4)
-				case " ${objs[*]} " in *" $d/ "*) ;; *) objs+=("$d/") ;; esac ;;
-			*.c) [ -f "$obj/${f%.c}.o" ] || [ -f "$tree/${f%.c}.o" ] &&
-				objs+=("${f%.c}.o") ;;
-			esac
+		check_commit "$c" "patch $n"
+	done
+	# A posting that applies on the base alone and is not a prefix of the
+	# series is built as it is sent: on the base, without what precedes it.
+	git -C "$tree" checkout -q block-batch
+	bb_topics_read
+	for t in "${TOPICS[@]}"; do
+		[ "${TOPIC_ON[$t]}" = - ] && [ "${TOPIC_FIRST[$t]}" -gt 1 ] || continue
+		tips=$(bb_topic_build "$tree" block-batch-base "$t") || { rc=1; continue; }
+		read -r on tip <<<"$tips"
+		k=0
+		for c in $(git -C "$tree" rev-list --reverse "$on..$tip"); do
+			k=$((k + 1))
+			check_commit "$c" "posting $t alone on the base, patch $k"
 		done
-		for o in "${objs[@]}"; do
-			case $o in
-			tools/*)
-				if make -s -C "$tree/$o" O="$obj/kselftest-check" >/dev/null 2>"$obj/ks.err"; then
-					echo "build: patch $n: $o: ok"
-				else
-					echo "build: patch $n: $o: FAILED"; sed 's/^/  /' "$obj/ks.err"; rc=1
-				fi
-				continue ;;
-			esac
-			new=$(warnings "$o")
-			if [ -z "$new" ]; then
-				echo "build: patch $n: $o: ok"
-				continue
-			fi
-			git -C "$tree" checkout -q block-batch-base
-			base_w=$(warnings "$o")
-			git -C "$tree" checkout -q "$c"
-			new=$(comm -23 <(echo "$new") <(echo "$base_w"))
-			if [ -n "$new" ]; then
-				echo "build: patch $n: $o: new warnings:"
-				echo "$new" | sed 's/^/  /'
-				rc=1
-			else
-				echo "build: patch $n: $o: ok (only warnings the base has too)"
-			fi
-		done
-		[ ${#objs[@]} -gt 0 ] || echo "build: patch $n: nothing to build"
 	done
 	git -C "$tree" checkout -q block-batch
 	make -s -C "$tree" O="$obj" CC="$(bb_cc)" -j"$(nproc)" bzImage >/dev/null 2>&1 ||

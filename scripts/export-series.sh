@@ -1,31 +1,43 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Export the series with a cover letter under your identity, ready for
-# git send-email (patches/*.patch are kept under a placeholder identity).
+# Export the series as the postings it is sent as (patches/topics), each
+# with its own cover letter, under your identity, ready for git send-email
+# (patches/*.patch are kept under a placeholder identity).
 #
-# usage: export-series.sh [-o DIR] [-v N] [--rfc] [--kdir DIR [--base REF]]
-#   -o DIR      output directory (default: out/series); emptied first
-#   -v N        reroll count (vN in the subject)
-#   --rfc       subject prefix RFC PATCH
-#   --kdir DIR  apply onto your kernel git tree (a new branch and worktree,
-#               see apply-series.sh) instead of the cached Debian base, so
-#               that base-commit: names an upstream commit
-#   --base REF  with --kdir: the commit to apply onto (default: its HEAD)
+# usage: export-series.sh [-o DIR] [-v N] [--rfc] [--topic NAME]
+#                         [--kdir DIR [--base REF]]
+#   -o DIR        output directory (default: out/series); emptied first
+#   -v N          reroll count (vN in the subject)
+#   --rfc         subject prefix RFC PATCH
+#   --topic NAME  only the posting NAME (default: all of them)
+#   --kdir DIR    apply onto your kernel git tree (a new branch and worktree,
+#                 see apply-series.sh) instead of the cached Debian base, so
+#                 that base-commit: names an upstream commit
+#   --base REF    with --kdir: the commit to apply onto (default: its HEAD)
+#
+# Each posting lands in DIR/K-NAME/ (K its place in patches/topics): a
+# cover letter from patches/cover/NAME.txt (first line the subject, then
+# a blank line and the body) and its patches, numbered 1/N to N/N.  The
+# cover letter ends with base-commit:, and for a posting that applies on
+# another one, the prerequisite-patch-id: of each patch it needs; its
+# body names that posting in place of a line @PREREQUISITE@.  A
+# posting that applies on the base alone (APPLIES ON "-") is built on the
+# base without the patches before it; export stops, naming the patch,
+# when it does not apply that way.
 #
 # The sender is you: From: and Signed-off-by: are your git identity
 # (git config user.name and user.email; GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL
 # override them), and so are the M: line of the new MAINTAINERS entry and
-# the author line of the cover letter's shortlog.  The repository's
+# the author line of each cover letter's shortlog.  The repository's
 # placeholder identity never leaves: export stops when no identity is set,
 # and checks the result for the placeholder's name and address.
 #
-# Every patch file carries a base-commit: line (format-patch --base).  The
-# cover letter text is patches/cover-letter.txt: first line the subject,
-# then a blank line and the body.  Prints the output directory.
+# Prints the output directory.
 
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/topics.sh"
 
 # The identity that the series is kept under in this repository.
 BB_PLACEHOLDER_NAME="block-batch developers"
@@ -33,7 +45,7 @@ BB_PLACEHOLDER_EMAIL=block-batch@example.org
 BB_PLACEHOLDER_IDENT="$BB_PLACEHOLDER_NAME <$BB_PLACEHOLDER_EMAIL>"
 
 usage() { bb_help "$0" usage; }
-outdir=$BB_OUT/series reroll= prefix=PATCH kdir= base_ref=
+outdir=$BB_OUT/series reroll= prefix=PATCH kdir= base_ref= topic=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-o) outdir=${2:?-o needs a directory}; shift 2 ;;
@@ -41,15 +53,22 @@ while [ $# -gt 0 ]; do
 	--rfc) prefix="RFC PATCH"; shift ;;
 	--kdir) kdir=${2:?--kdir needs a directory}; shift 2 ;;
 	--base) base_ref=${2:?--base needs a commit}; shift 2 ;;
+	--topic) topic=${2:?--topic needs a posting name}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done
 [ -z "$reroll" ] || [[ $reroll =~ ^[1-9][0-9]*$ ]] || die "-v needs a number, not '$reroll'"
 [ -z "$base_ref" ] || [ -n "$kdir" ] || die "--base needs --kdir"
-need_tools git sed grep
-cover=${BB_PATCHES:-$BB_TOP/patches}/cover-letter.txt
-[ -r "$cover" ] || die "no cover letter at $cover"
+need_tools git sed grep awk fmt
+covers=${BB_PATCHES:-$BB_TOP/patches}/cover
+bb_topics_read
+if [ -n "$topic" ]; then
+	[ -n "${TOPIC_FIRST[$topic]:-}" ] || die "no posting '$topic' in $(bb_topics_file) (there are: ${TOPICS[*]})"
+fi
+for t in "${TOPICS[@]}"; do
+	[ -r "$covers/$t.txt" ] || die "no cover letter $covers/$t.txt for posting '$t'"
+done
 
 name=${GIT_AUTHOR_NAME:-$(git -C "$BB_TOP" config user.name)}
 email=${GIT_AUTHOR_EMAIL:-$(git -C "$BB_TOP" config user.email)}
@@ -75,12 +94,30 @@ base=$(git -C "$tree" rev-parse "${range%..*}") || die "no base commit in $tree"
 rm -rf "$outdir"
 mkdir -p "$outdir" || die "cannot create $outdir"
 outdir=$(realpath "$outdir")
-git -C "$tree" config branch."$(git -C "$tree" symbolic-ref --short HEAD)".description "$(cat "$cover")"
-GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name \
-	GIT_COMMITTER_EMAIL=$email git -C "$tree" format-patch -q -o "$outdir" --cover-letter \
-	--cover-from-description=subject --thread=shallow --base="$base" \
-	--subject-prefix="$prefix" ${reroll:+-v "$reroll"} "$range" ||
-	die "git format-patch failed"
+k=0
+for t in "${TOPICS[@]}"; do
+	k=$((k + 1))
+	[ -z "$topic" ] || [ "$t" = "$topic" ] || continue
+	tips=$(bb_topic_build "$tree" "$base" "$t") || { rm -rf "$outdir"; exit 1; }
+	read -r on tip <<<"$tips"
+	if [ "${TOPIC_ON[$t]}" = - ]; then
+		pre=
+	else
+		pre=$(echo "This series applies on top of \"$(head -n1 "$covers/${TOPIC_ON[$t]}.txt")\", posted separately." | fmt -w 72)
+	fi
+	branch=block-batch-export-$t
+	git -C "$tree" branch -f "$branch" "$tip" || die "cannot make branch $branch in $tree"
+	git -C "$tree" config branch."$branch".description \
+		"$(PRE=$pre awk '$0 == "@PREREQUISITE@" { if (ENVIRON["PRE"] != "") print ENVIRON["PRE"]; next } { print }' "$covers/$t.txt")"
+	GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name \
+		GIT_COMMITTER_EMAIL=$email git -C "$tree" format-patch -q -o "$outdir/$k-$t" \
+		--cover-letter --cover-from-description=subject --thread=shallow \
+		--base="$base" --subject-prefix="$prefix" ${reroll:+-v "$reroll"} \
+		"$on..$branch"
+	rc=$?
+	git -C "$tree" branch -q -D "$branch"
+	[ $rc -eq 0 ] || { rm -rf "$outdir"; die "git format-patch failed for posting '$t'"; }
+done
 
 # The sender's identity replaces the placeholder: From:, Signed-off-by:,
 # the new MAINTAINERS entry and the cover letter's shortlog, where
@@ -90,15 +127,15 @@ rep=$(printf '%s' "$ident" | sed 's/[&/\]/\\&/g')
 ph=$(printf '%s' "$BB_PLACEHOLDER_IDENT" | sed 's/[].[*^$/\\]/\\&/g')
 repname=$(printf '%s' "$name" | sed 's/[&/\]/\\&/g')
 phname=$(printf '%s' "$BB_PLACEHOLDER_NAME" | sed 's/[].[*^$/\\]/\\&/g')
-for p in "$outdir"/*.patch; do
+for p in "$outdir"/*/*.patch; do
 	sed -i -e "s/^From: $ph\$/From: $rep/" \
 		-e "s/^Signed-off-by: $ph\$/Signed-off-by: $rep/" \
 		-e "s/^+M:\t$ph\$/+M:\t$rep/" \
 		-e "s/^$phname (\([0-9]*\)):\$/$repname (\1):/" "$p"
 done
-if grep -l -F -e "$BB_PLACEHOLDER_EMAIL" -e "$BB_PLACEHOLDER_NAME" "$outdir"/*.patch >&2; then
+if grep -l -F -e "$BB_PLACEHOLDER_EMAIL" -e "$BB_PLACEHOLDER_NAME" "$outdir"/*/*.patch >&2; then
 	rm -rf "$outdir"
 	die "the placeholder identity is still in the files above; nothing exported"
 fi
-info "exported $n patch(es) plus cover letter to $outdir, from $ident, base-commit $base"
+info "exported ${topic:-${#TOPICS[@]} postings} ($(ls "$outdir"/*/0*.patch | grep -vc 0000-cover-letter) patches) to $outdir, from $ident, base-commit $base"
 echo "$outdir"

@@ -115,7 +115,7 @@ fi
 # The kernel's ublk selftests in the CI tier, by group (batch) or by test
 # (loop_06): UBLK_F_BATCH_IO (batch), every data copy mode without data
 # (null: page copy, zero copy, user copy), and user copy with fio verify
-# (loop_06), the modes whose completion patch 16 changes.  Every group with
+# (loop_06), the modes whose completion the ublk patch changes.  Every group with
 # --full; --ublk picks others.
 UBLK_CI="batch,null,loop_06"
 # All groups of v7.3's ublk selftests; the tree's own are checked again

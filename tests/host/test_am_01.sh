@@ -89,7 +89,7 @@ for f in $(cd "$copies" && find tools/testing/selftests/block-batch block includ
 		fail "$f is here, but the series does not change it"
 done
 echo "ok: every file here at a kernel path is one the series adds"
-# MAINTAINERS.fragment: the entry patch 2 adds to MAINTAINERS, written by
+# MAINTAINERS.fragment: the entry the selftests patch adds to MAINTAINERS, written by
 # refresh-series.sh, not kept by hand
 . "$TOP/scripts/lib.sh"
 bb_maintainers_entry "$T/am" block-batch-base HEAD | diff -u --label "MAINTAINERS (the series)" \

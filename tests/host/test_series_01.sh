@@ -13,7 +13,7 @@ tree=$("$TOP/scripts/fetch-base.sh") || fail "no base tree"
 want=$(git -C "$tree" rev-parse 'block-batch^{tree}')
 export GIT_INDEX_FILE=$T/index
 git -C "$tree" read-tree block-batch-base || fail "read-tree"
-for p in "$BB_OUT"/check-series/0*.patch; do
+for p in "$BB_OUT"/check-series/*/0*.patch; do
 	case $p in *0000-cover-letter.patch) continue ;; esac
 	git -C "$tree" apply --cached "$p" || fail "exported $(basename "$p") does not apply"
 done

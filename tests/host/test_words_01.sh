@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # What is sent speaks only the kernel's words: the series as
-# scripts/export-series.sh writes it (cover letter, commit messages, and the
+# scripts/export-series.sh writes it (each posting's cover letter, commit messages, and the
 # lines each patch adds, the new files included) names none of this
 # project's own tools, options or planning words: its scripts
 # (scripts/test.sh, scripts/run.sh, ...), their options (--load N), its
@@ -49,7 +49,7 @@ scan() {
 			$re = qr/$ENV{RE}/i; $ok = qr/$ENV{OK}/; $proj = $ENV{PROJ};
 		}
 		if ($cur ne $ARGV) {
-			$cur = $ARGV; ($name = $ARGV) =~ s{.*/}{};
+			$cur = $ARGV; ($name = $ARGV) =~ s{.*/([^/]+/[^/]+)$}{$1};
 			$indiff = 0;
 		}
 		chomp;
@@ -78,26 +78,26 @@ else
 		{ tail -n 5 "$T/export.err"; echo "SKIP: the series cannot be exported"; exit 4; }
 	dir=$T/series
 fi
-ls "$dir"/*.patch > /dev/null 2>&1 || fail "no exported patches in $dir"
+ls "$dir"/*/*.patch > /dev/null 2>&1 || fail "no exported patches in $dir"
 
 if [ -z "${BB_WORDS_DIR:-}" ]; then
 	# A line naming one of the project's scripts, added to a copy of a
 	# patch, is caught and named.
 	mkdir -p "$T/bad"
-	cp "$dir"/*.patch "$T/bad/"
-	p=$(ls "$T/bad"/0*.patch | sed -n 2p)
+	cp -r "$dir"/. "$T/bad/"
+	p=$(ls "$T/bad"/*/0*.patch | sed -n 2p)
 	awk -v s="+# run by scripts/test.sh" '
 		{ print } /^\+\+\+ / && !done { getline; print; print s; done = 1 }
 	' "$p" > "$T/p" && mv "$T/p" "$p"
-	scan "$T/bad"/*.patch > "$T/badhits"
-	grep -q "^$(basename "$p"):[0-9]*: +# run by scripts/test.sh$" "$T/badhits" ||
+	scan "$T/bad"/*/*.patch > "$T/badhits"
+	grep -q "^$(basename "$(dirname "$p")")/$(basename "$p"):[0-9]*: +# run by scripts/test.sh$" "$T/badhits" ||
 		{ cat "$T/badhits"; fail "an added line naming scripts/test.sh was not caught"; }
 	echo "ok: caught: $(grep -m1 'scripts/test.sh' "$T/badhits")"
 fi
 
-scan "$dir"/*.patch > "$T/hits"
+scan "$dir"/*/*.patch > "$T/hits"
 if [ -s "$T/hits" ]; then
 	sed 's/^/  /' "$T/hits"
 	fail "$(wc -l < "$T/hits") line(s) of the exported series name the project's own tools or words (above, PATCH:LINE: TEXT)"
 fi
-echo "ok: $(ls "$dir"/*.patch | wc -l) exported patches, none names the project's own tools or words"
+echo "ok: $(ls "$dir"/*/*.patch | wc -l) exported files in $(ls -d "$dir"/*/ | wc -l) postings, none names the project's own tools or words"

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Kprobes and trace events: counting what the kernel did.
+# Sourced by test_common.sh.
+
+# _kprobes_add GROUP PROBE... -- each PROBE ("NAME FUNCTION [FETCHARGS]") as
+#   the kprobe event GROUP/NAME, or with "r:NAME FUNCTION" as a return probe;
+#   if one cannot be added, prints its function and returns 1
+_kprobes_add() {
+	local group=$1 p t
+
+	shift
+	for p in "$@"; do
+		t=p
+		case $p in r:*) t=r p=${p#r:} ;; esac
+		if ! echo "$t:$group/$p" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null; then
+			p=${p#* }
+			echo "${p%% *}"
+			return 1
+		fi
+	done
+}
+
+# _kprobes_del GROUP PROBE... -- the kprobe events of _kprobes_add disabled
+#   and gone; quiet about those that are not there
+_kprobes_del() {
+	local group=$1 p
+
+	shift
+	[ -d "$BB_TRACEFS/events/$group" ] &&
+		echo 0 > "$BB_TRACEFS/events/$group/enable"
+	for p in "$@"; do
+		p=${p#r:}
+		echo "-:$group/${p%% *}" >> "$BB_TRACEFS/kprobe_events" 2>/dev/null
+	done
+	return 0
+}
+
+# _trace_buf_kb -- the ring buffer's size per CPU in KiB (buffer_size_kb
+#   reads "N", or "N (expanded: M)" before the buffer is first used: M)
+_trace_buf_kb() {
+	sed -E 's/.*expanded: ([0-9]+).*/\1/; s/[^0-9].*//' "$BB_TRACEFS/buffer_size_kb"
+}
+
+# _trace_lost -- events the ring buffer lost since it was last cleared: it
+#   overran, or dropped events when not overwriting
+_trace_lost() {
+	cat "$BB_TRACEFS"/per_cpu/cpu*/stats 2>/dev/null |
+		awk '$1 == "overrun:" { o += $2 }
+		     $1 == "dropped" && $2 == "events:" { o += $3 }
+		     END { print o + 0 }'
+}
+
+# _require_trace_event SYSTEM/EVENT -- tracefs with that event, and no one
+#   else tracing (do not take the ring buffer away from them)
+_require_trace_event() {
+	[ -d "$BB_TRACEFS/events" ] ||
+		mount -t tracefs nodev "$BB_TRACEFS" 2>/dev/null
+	[ -d "$BB_TRACEFS/events/$1" ] ||
+		_skip "tracefs or the ${1%%/*}:${1#*/} event is not available"
+	[ "$(cat "$BB_TRACEFS/tracing_on")" = 0 ] ||
+		[ -z "$(grep -v '^#' "$BB_TRACEFS/set_event" 2>/dev/null)" ] ||
+		_skip "tracefs is in use"
+}
