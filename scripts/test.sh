@@ -33,7 +33,7 @@
 #   --full       the long tier: every kselftest (the CI tier leaves out
 #                FULL_ONLY below), every disk, and every stress loop runs to
 #                its own count within 300 s, where the CI tier stops each at
-#                STRESS_MAX cycles or 60 s (BB_STRESS_SECS in test_common.sh)
+#                STRESS_MAX cycles or 60 s (BB_STRESS_SECS in common_stress.sh)
 #   --load N     N CPU hogs in their own session during the guest stages, to
 #                check that no verdict depends on the machine's load
 #   --no-base    skip the base kernel (built with the same config and booted
