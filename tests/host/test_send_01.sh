@@ -80,6 +80,10 @@ for t in "${TOPICS[@]}"; do
 	for a in $rcpt; do
 		grep -q "^\(To\|Cc\):.*$a\|^	.*$a" "$m" || fail "$t: $a is not a recipient"
 	done
+	c=$TOP/patches/cover/$t.txt
+	[ "$(wc -l < "$c")" -le 80 ] || fail "$t: the cover letter $c has more than 80 lines"
+	awk 'length > 72 { print FILENAME ":" FNR ": longer than 72 columns"; bad = 1 } END { exit bad }' "$c" ||
+		fail "$t: the cover letter has lines longer than 72 columns"
 	total=$((total + np))
 	echo "ok: $t: $n messages from $sender, base-commit, $pre prerequisite-patch-id, recipients $rcpt"
 done
