@@ -92,6 +92,11 @@ printf '%s\n' 'passed|block/048 (sched=mq-deadline)' '#|    runtime    ...  61.0
 diff -u "$T/want" "$T/got" || fail "blktests' ./check lines are not parsed as expected"
 echo "ok: blktests' ./check lines parsed"
 
+# --- a BB_BLKTESTS that is no blktests checkout: refused before any work ---
+mkdir -p "$T/nocheck"
+BB_BLKTESTS=$T/nocheck expect_fail "BB_BLKTESTS=$T/nocheck: no blktests ./check there" \
+	"$TOP/scripts/test.sh" --tests test_order_01.sh
+
 # --- shellcheck, as blktests' make check runs it -----------------------------
 if command -v shellcheck > /dev/null; then
 	cp "$TOP"/blktests/tests/block/[0-9]* "$T/bt/tests/block/"
