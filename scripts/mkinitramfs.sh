@@ -15,6 +15,10 @@
 #   liburing of 2.4 or later (scripts/install-liburing.sh, linked statically),
 #   with what they run: mkfs.ext4, lsblk, coreutils' mktemp and realpath,
 #   and a udevadm for "settle".
+# The blktests cases go to /blktests with blktests/shim's ./check, or with
+# the blktests checkout named by BB_BLKTESTS and the tools its ./check
+# needs that busybox lacks (mktemp, realpath, find, grep, column, findmnt,
+# getconf, gawk, udevadm).
 
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -82,6 +86,17 @@ copy_bin() {
 		[ -e "$root$lib" ] || install -D -m 755 "$lib" "$root$lib"
 	done
 }
+# add_udevadm -- a udevadm whose "settle" returns at once.  The guest has
+# no udev: devtmpfs makes a disk's node (/dev/ublkbN, /dev/nullbN) when
+# the disk is added, so "udevadm settle" has nothing to wait for.
+add_udevadm() {
+	printf '%s\n' '#!/bin/sh' \
+		'# block-batch guest: no udev; devtmpfs creates the nodes' \
+		'case $1 in settle) exit 0 ;; esac' \
+		'echo "udevadm: only settle is supported in this guest" >&2; exit 1' \
+		> "$root/usr/bin/udevadm"
+	chmod 755 "$root/usr/bin/udevadm"
+}
 rm -f "$root/bin/bash" "$root/bin/timeout"
 copy_bin "$(command -v bash)" /bin/bash
 copy_bin "$(command -v fio)" /usr/bin/fio
@@ -111,15 +126,7 @@ if [ -n "$ublk_obj" ]; then
 	rm -f "$root/bin/mktemp" "$root/bin/realpath"
 	copy_bin "$(command -v mktemp)" /usr/bin/mktemp
 	copy_bin "$(command -v realpath)" /usr/bin/realpath
-	# The guest has no udev: devtmpfs makes /dev/ublkbN when the disk is
-	# added, before "kublk add" returns, so "udevadm settle" has nothing
-	# to wait for.
-	printf '%s\n' '#!/bin/sh' \
-		'# block-batch guest: no udev; devtmpfs creates the nodes' \
-		'case $1 in settle) exit 0 ;; esac' \
-		'echo "udevadm: only settle is supported in this guest" >&2; exit 1' \
-		> "$root/usr/bin/udevadm"
-	chmod 755 "$root/usr/bin/udevadm"
+	add_udevadm
 fi
 
 # The blktests cases of the series (blktests/tests/block), run by a real
@@ -128,8 +135,26 @@ bt=${BB_BLKTESTS:-$BB_TOP/blktests/shim}
 [ -x "$bt/check" ] || die "no blktests ./check in $bt (BB_BLKTESTS)"
 mkdir -p "$root/blktests"
 cp -a "$bt/." "$root/blktests/" || die "cannot copy $bt"
+rm -rf "$root/blktests/.git" "$root/blktests/results"
 cp "$BB_TOP"/blktests/tests/block/[0-9]* "$root/blktests/tests/block/" ||
 	die "cannot copy the blktests cases"
+if [ "$(realpath "$bt")" != "$(realpath "$BB_TOP/blktests/shim")" ]; then
+	# blktests' ./check and common/ need more than busybox has:
+	# coreutils' mktemp (--tmpdir) and realpath, GNU find (-delete) and
+	# grep (--quiet), column, findmnt (_have_tracefs, _have_debugfs),
+	# getconf, gawk, and a udevadm.  They go to /usr/bin, before
+	# busybox's /bin in the guest's PATH.
+	bttools=(mktemp realpath find grep column findmnt getconf gawk)
+	for t in "${bttools[@]}"; do
+		command -v "$t" > /dev/null ||
+			die "BB_BLKTESTS: blktests' ./check needs $t in the guest, and this host has none (Debian: gawk, findutils, grep, bsdextrautils, util-linux, libc-bin)"
+	done
+	rm -f "$root/bin/mktemp" "$root/bin/realpath"
+	for t in "${bttools[@]}"; do
+		copy_bin "$(command -v "$t")" "/usr/bin/$t"
+	done
+	add_udevadm
+fi
 
 [ -n "$extra" ] && cp -a "$extra" "$root/extra"
 if [ -n "$modroot" ]; then

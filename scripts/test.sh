@@ -19,7 +19,7 @@
 #   --host-only  only the host-side tooling tests (no kernel build)
 #   --tests      only these kselftests (e.g. test_switch_01.sh), and the
 #                kernel's ublk selftests as ublk:test_loop_01.sh
-#   --blktests L the blktests cases to run after them (e.g. block/040),
+#   --blktests L the blktests cases to run after them (e.g. block/048),
 #                "none" for none; default: all of blktests/tests/block in
 #                both tiers, none with --tests
 #   --ublk G     the groups (or group_NN tests) of the kernel's own ublk
@@ -109,9 +109,12 @@ done
 if [ -n "$blktests_opt" ] && [ "$blktests_opt" != none ]; then
 	for t in ${blktests_opt//,/ }; do
 		[[ $t =~ ^block/[0-9]{3}$ ]] && [ -f "$BB_TOP/blktests/tests/$t" ] ||
-			die "--blktests: no case '$t' in blktests/tests (e.g. block/040)"
+			die "--blktests: no case '$t' in blktests/tests (e.g. block/048)"
 	done
 fi
+# BB_BLKTESTS: a blktests checkout whose ./check runs the cases in the guest
+[ -z "${BB_BLKTESTS:-}" ] || [ -x "$BB_BLKTESTS/check" ] ||
+	die "BB_BLKTESTS=$BB_BLKTESTS: no blktests ./check there"
 # The kernel's ublk selftests in the CI tier, by group (batch) or by test
 # (loop_06): UBLK_F_BATCH_IO (batch), every data copy mode without data
 # (null: page copy, zero copy, user copy), and user copy with fio verify
@@ -294,6 +297,8 @@ else
 	tree=$(cat "$BB_OUT/tree")
 fi
 bb_meta "series head" "$(git -C "$tree" log -1 --format='%H %s' 2>/dev/null)"
+[ -z "${BB_BLKTESTS:-}" ] ||
+	bb_meta blktests "$BB_BLKTESTS $(git -C "$BB_BLKTESTS" log -1 --format='%H %s' 2>/dev/null || echo '(not a git checkout)')"
 obj=$(bb_obj_dir "$tree" "$objname")
 # The kernel's own ublk selftests: which groups, checked against the tree.
 ublk=

@@ -10,17 +10,19 @@ ublk_results() {
 	awk -F'|' '{ v = "pass"; if ($1 != "") v = "fail"; else if ($3 ~ /# SKIP/) v = "skip"; print $2, v }'
 }
 
-# blktests_results LOG -- "STATUS NAME (CONDITION)" per blktests ./check
-# line of a guest log; the lines below a result (skip reasons, the diff of
-# a failure) as "# " comments
+# blktests_results LOG -- "STATUS|NAME (CONDITION)" per result line of
+# blktests' ./check (or the shim's) in a guest log:
+#   block/048 (sched=bfq) (DESCRIPTION)          [passed]
+# the lines below a result (skip reasons, the diff of a failure, ./check's
+# runtime) as "#|" comments.  ./check's line before a test runs (its name,
+# no status) is left out.
 blktests_results() {
 	sed -n '/^BB-BLKTESTS-BEGIN/,/^BB-BLKTESTS-END/p' "$1" | awk '
-		/^block\/[0-9]+ / {
-			st = $0; sub(/.*\[/, "", st); sub(/\].*/, "", st)
+		/^block\/[0-9]+ .*\[(passed|failed|not run)\]$/ {
+			st = $0; sub(/.*\[/, "", st); sub(/\]$/, "", st)
 			cond = ""
-			if (match($0, /\) \([^()]*\) +\[/))
-				cond = " " substr($0, RSTART + 2, RLENGTH - 2)
-			sub(/ +\[$/, "", cond)
+			if ($2 ~ /^\([^()]*=[^()]*\)$/)
+				cond = " " $2
 			print st "|" $1 cond
 			next
 		}
