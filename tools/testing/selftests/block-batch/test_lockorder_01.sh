@@ -2,18 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bfq's lock against q->queue_lock, in both orders.  bfq runs the hw queues
-# with its lock held (bfq_schedule_dispatch(), from a completion or its idle
-# timer); v7.3's blk_mq_run_hw_queue() takes q->queue_lock when it finds the
-# queue quiesced.  blk-cgroup takes bfq's lock inside q->queue_lock
-# (bfq_pd_offline(): the switch away from bfq deactivates the policy), and so
-# does the io context teardown (ioc_clear_queue() -> bfq_exit_icq()).
-# Device: bfq on a dm-multipath table with 8 tags over a null_blk with 50 ms
-# completions.  A cycle, under fio writes: select bfq, one buffered read by
-# the loop itself (its io context), wait for requests in the driver and in
-# bfq, dm suspend (quiesce while they complete), resume, switch to none.
-# Kprobes count bfq's runs of the hw queues of a quiesced queue (the caller
-# is read from the stack: x86) and the bfq_pd_offline()/bfq_exit_icq() calls
-# of the switches.
+# with its lock held (bfq_schedule_dispatch(): a completion that leaves none
+# of its requests in the driver, or its idle timer); v7.3's
+# blk_mq_run_hw_queue() takes q->queue_lock when it finds the queue quiesced.
+# blk-cgroup takes bfq's lock inside q->queue_lock (bfq_pd_offline() on the
+# switch away from bfq), and so does ioc_clear_queue() -> bfq_exit_icq().
+# Device: bfq on dm-multipath over a null_blk with 50 ms completions; dm's
+# default 2048 tags (with few, a dispatched request waits for a tag and bfq
+# counts it in the driver).  A cycle, under fio writes: select bfq, one
+# buffered read by the loop (its io context), then SUSPENDS times: wait for
+# requests in flight, dm suspend (quiesce; they complete, fio's next writes
+# wait in bfq), resume; switch to none.  Kprobes count bfq's runs of the hw
+# queues of a quiesced queue (caller read from the stack: x86) and the
+# bfq_pd_offline()/bfq_exit_icq() calls.
 # Fails on a lockdep report ("possible circular locking dependency", any
 # splat: _check_dmesg) or a stall.  Skips when either order was not driven,
 # fewer than MIN_CYCLES cycles ran, or a device, kprobe or tool is missing.
@@ -22,6 +23,7 @@
 
 CYCLES=${CYCLES:-50}
 MIN_CYCLES=${MIN_CYCLES:-3}
+SUSPENDS=${SUSPENDS:-3}	# dm suspend/resume pairs per cycle
 GROUP=bb_lockorder
 # a probe on a function's first instruction: its first argument is $arg1,
 # the return address into its caller $stack0
@@ -69,19 +71,12 @@ nb=bb_$TID		# the null_blk: the one path
 mp=bb_${TID}_mpath	# the dm device's name
 # Not memory backed (see test_quiesce_03: dm issues clones from a
 # non-blocking context): fio writes without verify.  Completions by timer,
-# slow, so that requests are in flight when the queue is quiesced.
-_nullb_create "$nb" memory_backed=0 submit_queues=2 hw_queue_depth=32 \
+# slow, so that requests are in flight when the queue is quiesced and fio
+# submits more meanwhile; tags for all of fio's writes (dm's clones).
+_nullb_create "$nb" memory_backed=0 submit_queues=2 hw_queue_depth=256 \
 	irqmode=2 completion_nsec=50000000 ||
 	_skip "cannot create a null_blk device"
-# A dm queue of 8 driver tags (read when the table is loaded), so that most
-# of fio's writes wait in bfq: bfq has requests queued when it runs the queue.
-qd=/sys/module/dm_mod/parameters/dm_mq_queue_depth
-old_qd=$(cat "$qd" 2>/dev/null)
-[ -z "$old_qd" ] || echo 8 > "$qd"
-_mpath_create "$mp" "$nb"
-rc=$?
-[ -z "$old_qd" ] || echo "$old_qd" > "$qd"
-[ $rc -eq 0 ] || _skip "cannot create a dm-multipath device on $nb"
+_mpath_create "$mp" "$nb" || _skip "cannot create a dm-multipath device on $nb"
 dmdev=$BB_DM_DEV
 # bfq is loaded before the probes of its functions are added
 _require_sched "$dmdev" bfq || _skip "bfq is not available"
@@ -107,21 +102,6 @@ orig_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$BB_TRACEFS/trace_clock")
 echo global > "$BB_TRACEFS/trace_clock"
 echo > "$BB_TRACEFS/trace"
 
-# _waiting_soon -- waits up to 5 s for requests in the driver and requests
-#   waiting in bfq (in flight in /sys/block/DEV/stat, not yet in the
-#   driver's inflight); prints how many wait in bfq
-_waiting_soon() {
-	local i f r w
-
-	for i in $(seq 50); do
-		read -ra f < "/sys/block/$dmdev/stat"
-		read -r r w < "/sys/block/$dmdev/inflight"
-		[ $((r + w)) -gt 0 ] && [ $((f[8] - r - w)) -gt 0 ] && break
-		[ "$i" -lt 50 ] && sleep 0.1
-	done
-	echo $((f[8] - r - w > 0 ? f[8] - r - w : 0))
-}
-
 # _cycle_loop NAME -- the cycles, until the stress bounds say stop; the
 #   loop's own pid in $BB_TMP/pid.NAME (the scheduler switches run in it)
 _cycle_loop() {
@@ -134,11 +114,14 @@ _cycle_loop() {
 		# a request of this task: an io context with an icq of bfq's,
 		# which the switch to none below tears down (ioc_clear_queue())
 		read -r -N 4096 -u 3 _ 2>/dev/null
-		_stress_step "$(_waiting_soon)"
-		# bfq's lock, then the queue lock: completions and bfq's idle
-		# timer while the queue is quiesced
-		_dmsetup suspend --nolockfs "$mp" || return 1
-		_dmsetup resume "$mp" || return 1
+		_stress_step "$(_inflight_soon "$dmdev")"
+		# bfq's lock, then the queue lock: the last completion under
+		# the quiesce, or bfq's idle timer, with fio's writes in bfq
+		for _ in $(seq "$SUSPENDS"); do
+			_inflight_soon "$dmdev" > /dev/null
+			_dmsetup suspend --nolockfs "$mp" || return 1
+			_dmsetup resume "$mp" || return 1
+		done
 		# the queue lock, then bfq's lock: bfq_pd_offline(),
 		# bfq_exit_icq()
 		_set_sched "$dmdev" none ||
@@ -152,9 +135,9 @@ _watchdog_start "$dmdev" "$nb"
 echo 1 > "$BB_TRACEFS/events/$GROUP/enable"
 echo 1 > "$BB_TRACEFS/tracing_on"
 _stress_spawn cycle _cycle_loop cycle
-# short fio runs: at most 160 writes a second go through 8 tags of 50 ms
+# 4 jobs of 16 writes in flight, 50 ms each: about 3 s a run
 _verify_while cycle "$BB_STRESS_PID" "$dmdev" --verify=0 --do_verify=0 \
-	--size=1M --offset_increment=1M
+	--size=4M --offset_increment=4M
 echo 0 > "$BB_TRACEFS/tracing_on"
 echo 0 > "$BB_TRACEFS/events/$GROUP/enable"
 _watchdog_stop
