@@ -5,9 +5,9 @@
 # benchmark guests (scripts/bench/run-guests.sh, also in the 'run.sh --pack'
 # bundle, which ships this file and lib.sh).  Boots a kernel + initramfs with
 # the serial console in LOG and the scratch disks defined here (-d).  The
-# guest runs in a session of its own: one that does not power off within
-# the timeout, or whose launcher is terminated, is killed with its whole
-# process group.
+# guest runs in a process group of its own (setsid): one that does not
+# power off within the timeout, or whose launcher is terminated, is killed
+# with its whole group.
 #
 # usage: boot.sh [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-t TIMEOUT]
 #                [-x APPEND]... [-d KIND:IMG[,queues=N][,nonrot]]... [-n]
@@ -129,8 +129,8 @@ if [ -n "$dry" ]; then
 	exit 0
 fi
 : > "$log" || die "cannot write $log"
-# setsid in a background job makes its own process the session and group
-# leader: pid is the group to kill
+# setsid in a background job makes its own process the group leader: pid
+# is the group to kill
 setsid timeout -k 10 "$tmo" "${cmd[@]}" </dev/null &
 pid=$!
 trap 'kill -- "-$pid" 2>/dev/null; exit 143' TERM HUP

@@ -72,7 +72,7 @@ keep='BENCH|LOCKSTAT|HOLD|IRQBLK'
 [ -z "$lsonly" ] || keep=LOCKSTAT
 : > "$results"
 rc=0 qpid=
-# a guest runs in a session of its own: the launcher ends it when it is
+# a guest runs in a process group of its own: the launcher ends it when it is
 # terminated, and it is when this script ends
 trap '[ -n "$qpid" ] && kill "$qpid" 2>/dev/null' EXIT
 trap 'exit 130' INT TERM
