@@ -1,47 +1,141 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot a kernel + initramfs under QEMU TCG (KVM hangs on these hosts), with
-# the serial console in LOG.  A guest that does not power off within the
-# timeout is killed with its whole process group and reported as a failure.
+# The QEMU launcher of every guest: the test guests (scripts/test.sh) and the
+# benchmark guests (scripts/bench/run-guests.sh, also in the 'run.sh --pack'
+# bundle, which ships this file and lib.sh).  Boots a kernel + initramfs with
+# the serial console in LOG and the scratch disks defined here (-d).  The
+# guest runs in a process group of its own (setsid): one that does not
+# power off within the timeout, or whose launcher is terminated, is killed
+# with its whole group.
 #
-# usage: boot.sh [-s SMP] [-m MEM] [-t TIMEOUT] [-a APPEND] [-q QEMU-ARG]...
+# usage: boot.sh [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-t TIMEOUT]
+#                [-x APPEND]... [-d KIND:IMG[,queues=N][,nonrot]]... [-n]
 #                BZIMAGE INITRAMFS LOG
-# Exit: 0 the guest powered off by itself; 124 timeout; other: QEMU failed.
+#   -q QEMU     QEMU binary or wrapper (default qemu-system-x86_64)
+#   -a ACCEL    tcg (default: KVM hangs on the 2-core hosts) or kvm
+#   -s SMP      vCPUs (default 2)
+#   -m MEM      memory (default 2G)
+#   -t TIMEOUT  seconds until the guest is killed (default 1800)
+#   -x APPEND   more kernel command line, after "console=ttyS0 panic=-1
+#               null_blk.nr_devices=0"; each -x adds to it
+#   -d DISK     a scratch disk on the image IMG (its data is destroyed):
+#               nvme         QEMU's NVMe controller, serial "bbnvme" (the
+#                            second "bbnvme2", ...), IMG its namespace;
+#                            queues=N I/O queue pairs
+#               virtio-scsi  a SCSI disk, model "bbscratch", on virtio-scsi;
+#                            queues=N request queues
+#               megasas      a SCSI disk, model "bbscratch", on QEMU's LSI
+#                            MegaRAID SAS 2108 (megasas-gen2: megaraid_sas)
+#               nonrot       the SCSI disk says it does not rotate, like
+#                            null_blk (bfq does not idle on it)
+#   -n          print the QEMU command line and run nothing
+#   -h          this help
+# Exit: 0 the guest powered off by itself; 124 timeout; 2 bad usage;
+# other: QEMU failed.
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
-smp=2 mem=2G tmo=1800 append= qextra=()
-while getopts "s:m:t:a:q:" opt; do
+bad() { echo "boot.sh: $*" >&2; exit 2; }
+usage() { bad "usage: boot.sh [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-t TIMEOUT] [-x APPEND]... [-d KIND:IMG[,queues=N][,nonrot]]... [-n] BZIMAGE INITRAMFS LOG (-h: help)"; }
+posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || bad "$1 '$2': not a positive number"; }
+
+# disk_args N SPEC -- add the QEMU options of scratch disk number N, given
+# as -d SPEC, to dev_args (and the kernel options it needs to disk_append)
+nr_nvme=0
+disk_args() {
+	local n=$1 kind=${2%%:*} img opts o queues= nonrot=
+
+	[ "$kind" != "$2" ] || bad "-d '$2': KIND:IMG[,queues=N][,nonrot]"
+	img=${2#*:} && img=${img%%,*}
+	opts=${2#*:} && opts=${opts#"$img"}
+	[ -n "$img" ] || bad "-d '$2': no image"
+	[ -w "$img" ] || bad "-d '$2': cannot write $img"
+	for o in ${opts//,/ }; do
+		case $o in
+		queues=*) queues=${o#queues=}; posint "-d $kind: queues" "$queues" ;;
+		nonrot) nonrot=1 ;;
+		*) bad "-d '$2': unknown option '$o' (queues=N, nonrot)" ;;
+		esac
+	done
+	dev_args+=(-drive "file=$img,if=none,id=bbdisk$n,format=raw")
+	case $kind in
+	nvme)
+		[ -z "$nonrot" ] || bad "-d '$2': nonrot is for SCSI disks"
+		nr_nvme=$((nr_nvme + 1))
+		dev_args+=(-device "nvme,serial=bbnvme${nr_nvme#1},drive=bbdisk$n${queues:+,max_ioqpairs=$queues}")
+		# QEMU's emulated NVMe under TCG once kept its INTx line
+		# asserted during a controller reset (test_quiesce_02,
+		# 2026-11-23, commit f28ff85): "irq 11: nobody cared", a stack
+		# dump, and the IRQ disabled, while I/O went on through MSI-X.
+		# That is the emulated device, not the block layer; a lost
+		# interrupt that matters still shows as a stall or a timeout.
+		disk_append=" noirqdebug" ;;
+	virtio-scsi|megasas)
+		if [ $kind = virtio-scsi ]; then
+			dev_args+=(-device "virtio-scsi-pci,id=bbhba$n${queues:+,num_queues=$queues}")
+		else
+			[ -z "$queues" ] || bad "-d '$2': megasas has one queue"
+			dev_args+=(-device "megasas-gen2,id=bbhba$n")
+		fi
+		dev_args+=(-device "scsi-hd,drive=bbdisk$n,bus=bbhba$n.0,product=bbscratch${nonrot:+,rotation_rate=1}") ;;
+	*) bad "-d '$2': KIND is nvme, virtio-scsi or megasas, not '$kind'" ;;
+	esac
+}
+
+qemu=qemu-system-x86_64 accel=tcg smp=2 mem=2G tmo=1800 dry=
+append="console=ttyS0 panic=-1 null_blk.nr_devices=0" dev_args=() nr_disk=0 disk_append=
+while getopts "q:a:s:m:t:x:d:nh" opt; do
 	case $opt in
+	q) qemu=$OPTARG ;;
+	a) accel=$OPTARG ;;
 	s) smp=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	t) tmo=$OPTARG ;;
-	a) append=$OPTARG ;;
-	q) qextra+=("$OPTARG") ;;
-	*) exit 2 ;;
+	x) append+=" $OPTARG" ;;
+	d) disk_args $nr_disk "$OPTARG"; nr_disk=$((nr_disk + 1)) ;;
+	n) dry=1 ;;
+	h) bb_help "$0"; exit 0 ;;
+	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 3 ] || { echo "usage: $0 [opts] BZIMAGE INITRAMFS LOG" >&2; exit 2; }
+[ $# -eq 3 ] || usage
 kernel=$1 initrd=$2 log=$3
-need_tools qemu-system-x86_64 timeout setsid
+posint -s "$smp"
+posint -t "$tmo"
+case $accel in
+kvm) accel_args=(-accel kvm -cpu host) ;;
+tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
+*) bad "-a '$accel': tcg or kvm" ;;
+esac
+need_tools "$qemu" timeout setsid
+[ "$accel" = tcg ] || [ -w /dev/kvm ] || die "-a kvm: /dev/kvm is not usable"
 [ -r "$kernel" ] || die "no kernel image $kernel"
 [ -r "$initrd" ] || die "no initramfs $initrd"
 
-: > "$log"
-# noirqdebug: QEMU's emulated NVMe under TCG once kept its INTx line asserted
-# during a controller reset (test_quiesce_02, 2026-11-23, commit
-# f28ff85): "irq 11: nobody cared", a stack dump, and the IRQ disabled, while I/O went on through
-# MSI-X.  That is the emulated device, not the block layer; a lost interrupt
-# that matters still shows as a stall (the watchdog) or an NVMe timeout.
-setsid timeout -k 10 "$tmo" qemu-system-x86_64 \
-	-accel tcg,thread=multi -cpu max -smp "$smp" -m "$mem" \
-	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 loglevel=6 panic=-1 oops=panic null_blk.nr_devices=0 scsi_debug.add_host=0 scsi_debug.dev_size_mb=64 tsc=reliable noirqdebug $append" \
-	-display none -monitor none -serial "file:$log" -no-reboot \
-	"${qextra[@]}" </dev/null
+cmd=("$qemu" "${accel_args[@]}" -smp "$smp" -m "$mem"
+     -kernel "$kernel" -initrd "$initrd" -append "$append$disk_append"
+     -display none -vga none -monitor none -nic none -serial "file:$log"
+     -no-reboot "${dev_args[@]}")
+if [ -n "$dry" ]; then
+	# one line for a shell: quoted where an argument needs it
+	for a in "${cmd[@]}"; do
+		[[ $a =~ ^[][A-Za-z0-9_./:=,+@%-]+$ ]] || a=${a@Q}
+		printf '%s ' "$a"
+	done
+	echo
+	exit 0
+fi
+: > "$log" || die "cannot write $log"
+# setsid in a background job makes its own process the group leader: pid
+# is the group to kill
+setsid timeout -k 10 "$tmo" "${cmd[@]}" </dev/null &
+pid=$!
+trap 'kill -- "-$pid" 2>/dev/null; exit 143' TERM HUP
+trap 'kill -- "-$pid" 2>/dev/null; exit 130' INT
+wait "$pid"
 rc=$?
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	warn "guest did not finish within ${tmo}s: killed"

@@ -20,13 +20,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-force=0
-case "${1:-}" in
-"") ;;
---force) force=1 ;;
--h|--help) bb_help "$0"; exit 0 ;;
-*) echo "usage: $0 [--force]" >&2; exit 2 ;;
-esac
+bb_sid_args "$0" "$@"
 
 dir=${BB_HERD7_DIR:-$BB_CACHE/herd7}
 pkgs=(herdtools7 sparse libc6 libgmp10)
@@ -50,7 +44,7 @@ works_verbose() {
 		"$1/usr/bin/herd7" -version 2>&1 | sed 's/^/  /' >&2
 	return 1
 }
-BB_FORCE=$force bb_sid_install "$dir" herd7 works_verbose "${pkgs[@]}"
+bb_sid_install "$dir" herd7 works_verbose "${pkgs[@]}"
 if [ "$BB_SID_INSTALLED" -eq 0 ]; then
 	echo "$dir"
 	exit 0

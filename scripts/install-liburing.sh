@@ -17,13 +17,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-force=0
-case "${1:-}" in
-"") ;;
---force) force=1 ;;
--h|--help) bb_help "$0"; exit 0 ;;
-*) echo "usage: $0 [--force]" >&2; exit 2 ;;
-esac
+bb_sid_args "$0" "$@"
 
 dir=${BB_LIBURING_DIR:-$BB_CACHE/liburing}
 libdir=usr/lib/x86_64-linux-gnu
@@ -47,7 +41,7 @@ liburing_version() {
 	[ -n "$maj" ] && [ -n "$min" ] && echo "$maj.$min"
 }
 
-BB_FORCE=$force bb_sid_install "$dir" liburing works liburing-dev liburing2
+bb_sid_install "$dir" liburing works liburing-dev liburing2
 [ "$BB_SID_INSTALLED" -eq 0 ] ||
 	info "liburing $(liburing_version "$dir/root") installed in $dir"
 echo "$dir"

@@ -188,6 +188,20 @@ EOT
 		  -o APT::Sandbox::User=root)
 }
 
+# bb_sid_args SCRIPT ARG... -- the command line of an installer that calls
+# bb_sid_install: nothing, --force (sets BB_FORCE=1: install again) or
+# --help; anything else is a usage error
+bb_sid_args() {
+	BB_FORCE=0
+	case "${2:-}" in
+	"") ;;
+	--force) BB_FORCE=1 ;;
+	-h|--help) bb_help "$1"; exit 0 ;;
+	*) echo "usage: $1 [--force]" >&2; exit 2 ;;
+	esac
+	[ $# -le 2 ] || { echo "usage: $1 [--force]" >&2; exit 2; }
+}
+
 # bb_sid_install DIR WHAT WORKS PKG... -- unpack Debian sid's PKGs into
 # DIR/root through a private apt setup (bb_apt_setup), without root and
 # without touching the system's apt configuration or dpkg database.  WORKS

@@ -67,8 +67,9 @@
 #                lockdep dwarfs what is measured
 #   --pack DIR   build only, and write a self-contained bundle to DIR (both
 #                kernels, the initramfs, this machine's QEMU with its
-#                libraries and firmware, scripts/bench/run-guests.sh) to run
-#                the benchmark on a bigger x86_64 machine: DIR/run.sh
+#                libraries and firmware, scripts/bench/run-guests.sh and
+#                the launcher scripts/boot.sh) to run the benchmark on a
+#                bigger x86_64 machine: DIR/run.sh
 #   --dev DEV    a real disk on the kernel this machine runs, no QEMU, no
 #                build (scripts/bench/dev-bench.sh): run it on the base
 #                kernel with --label base, on the patched one with --label
@@ -252,10 +253,12 @@ if [ -n "$holds" ]; then
 	# 2 cases (bfq, mq-deadline) per nr_requests; a namespace of its own
 	ncase=$(( 2 * $(wc -w <<<"$holds_nr") ))
 	truncate -s 256M "$BB_OUT/$tag-nvme.img" || die "cannot create $BB_OUT/$tag-nvme.img"
-	guest_disk=(-N "$BB_OUT/$tag-nvme.img")
+	guest_disk=(-d "nvme:$BB_OUT/$tag-nvme.img,queues=2")
 elif [ "$disk" != null_blk ]; then
+	# non-rotational, like null_blk; virtio-scsi: a request queue per vCPU
 	truncate -s 1G "$BB_OUT/$tag-$disk.img" || die "cannot create $BB_OUT/$tag-$disk.img"
-	guest_disk=(-D "$disk:$BB_OUT/$tag-$disk.img")
+	guest_disk=(-d "$disk:$BB_OUT/$tag-$disk.img,nonrot")
+	[ "$disk" = megasas ] || guest_disk[1]+=",queues=$smp"
 fi
 out=$BB_OUT/$tag-smp$smp lsres=()
 [ "$disk" = null_blk ] || out+=-$disk

@@ -44,7 +44,7 @@
 
 set -u
 . "$(dirname "$0")/lib.sh"
-. "$BB_TOP/scripts/testlib/disks.sh"
+. "$BB_TOP/scripts/testlib/guest.sh"
 . "$BB_TOP/scripts/testlib/parse.sh"
 . "$BB_TOP/scripts/testlib/base.sh"
 argv=("$0" "$@")
@@ -382,13 +382,11 @@ if [ $full -eq 1 ]; then
 else
 	append+=" bb.stress_max=$STRESS_MAX"
 fi
-# The scratch disks: an NVMe controller with several queues (the reset
-# stress, test_drivers_01), virtio-scsi and, but in the CI tier, MegaRAID
-# (test_drivers_01).
-guest_disks "$BB_OUT" "$tier"
+# The scratch disks (testlib/guest.sh)
+guest_disks "$BB_OUT" "$tier" || die "cannot create the scratch disks in $BB_OUT"
 load_start
 stage boot+tests "$BB_TOP/scripts/boot.sh" -s "$smp" -t "$guest_tmo" \
-	"${disks[@]}" -a "$append" "$(cat "$BB_OUT/bzImage.path")" \
+	"${disks[@]}" -x "$GUEST_APPEND $append" "$(cat "$BB_OUT/bzImage.path")" \
 	"$BB_OUT/initramfs.cpio.gz" "$BB_OUT/guest.log"
 boot_rc=$?
 load_stop

@@ -226,7 +226,7 @@ bench_case() {
 }
 
 # DISK (run.sh --disk): instead of null_blk, the guest's emulated SCSI disk
-# (product "bbscratch": virtio-scsi or megaraid_sas, from run-guests.sh -D),
+# (product "bbscratch": virtio-scsi or megaraid_sas, scripts/boot.sh -d),
 # its queue_depth lowered to SCSI_QD so that submitters run out of device
 # budget and completions rerun the hw queues (scsi_run_queue_async(),
 # blk_mq_sched_restart()), as on the megaraid_sas of Ionut Nechita's

@@ -3,8 +3,10 @@
 #
 # Write a self-contained benchmark bundle: the base and the patched kernel,
 # the benchmark initramfs, this machine's QEMU with the libraries, loader and
-# firmware it needs, run-guests.sh, report.sh and table.awk, and DIR/run.sh
-# to start it.
+# firmware it needs, the scripts that run the guests and write the report
+# (DIR/scripts/: lib.sh, the launcher boot.sh, bench/run-guests.sh,
+# bench/report.sh, bench/table.awk, where they are in this tree), and
+# DIR/run.sh to start it.
 # The bundle runs on any x86_64 Linux machine (no packages needed there),
 # with KVM where /dev/kvm works: for numbers from more CPUs than a 2-core
 # TCG host has.  Called by 'scripts/run.sh --pack DIR'.
@@ -24,9 +26,10 @@ mkdir -p "$dir/qemu/bin" "$dir/qemu/lib" "$dir/qemu/share" || die "cannot create
 
 cp "$2" "$dir/base.bzImage" && cp "$3" "$dir/patched.bzImage" &&
 	cp "$4" "$dir/initramfs.cpio.gz" || die "cannot copy the kernels or the initramfs"
-cp "$BB_TOP/scripts/bench/run-guests.sh" "$BB_TOP/scripts/bench/report.sh" \
-	"$BB_TOP/scripts/bench/table.awk" "$dir/" ||
-	die "cannot copy the bench scripts"
+mkdir -p "$dir/scripts/bench" || die "cannot create $dir/scripts/bench"
+for f in lib.sh boot.sh bench/run-guests.sh bench/report.sh bench/table.awk; do
+	cp -p "$BB_TOP/scripts/$f" "$dir/scripts/$f" || die "cannot copy scripts/$f"
+done
 
 # QEMU, every library it loads and the dynamic loader, so that the host's
 # own libc does not matter: the wrapper starts QEMU through our loader.
@@ -47,7 +50,7 @@ for m in /usr/lib/x86_64-linux-gnu/qemu/accel-*x86_64.so; do
 	done
 done
 # Firmware: the BIOS and option ROMs QEMU loads for a -kernel boot of a
-# pc machine without VGA or NIC (run-guests.sh: -vga none -nic none).
+# pc machine without VGA or NIC (boot.sh: -vga none -nic none).
 for f in /usr/share/seabios/bios-256k.bin /usr/share/qemu/kvmvapic.bin \
 	 /usr/share/qemu/linuxboot.bin /usr/share/qemu/linuxboot_dma.bin \
 	 /usr/share/qemu/multiboot.bin /usr/share/qemu/multiboot_dma.bin \
@@ -68,15 +71,15 @@ cat > "$dir/run.sh" <<'EOT'
 # usage: run.sh [-a kvm|tcg] [-s SMP] [-r ROUNDS] [-x "bb.jobs=1,8,32"] [-o OUTDIR]
 # Defaults: KVM if /dev/kvm is usable, else TCG; SMP = number of CPUs (at
 # most 16); 8 rounds; output in ./out (table, CSV, JSON, plots with
-# gnuplot).  See run-guests.sh.
+# gnuplot).  See scripts/bench/run-guests.sh.
 d=$(cd "$(dirname "$0")" && pwd)
 accel=tcg
 [ -w /dev/kvm ] && accel=kvm
 smp=$(nproc); [ "$smp" -gt 16 ] && smp=16
 args=(-a "$accel" -s "$smp" -o "$PWD/out")
-exec "$d/run-guests.sh" -q "$d/qemu/qemu" "${args[@]}" "$@" \
+exec "$d/scripts/bench/run-guests.sh" -q "$d/qemu/qemu" "${args[@]}" "$@" \
 	"$d/base.bzImage" "$d/patched.bzImage" "$d/initramfs.cpio.gz"
 EOT
-chmod +x "$dir/qemu/qemu" "$dir/run.sh" "$dir/run-guests.sh" "$dir/report.sh"
+chmod +x "$dir/qemu/qemu" "$dir/run.sh"
 "$dir/qemu/qemu" -version >/dev/null || die "the packed QEMU does not start"
 info "bundle in $dir ($(du -sh "$dir" | cut -f1)): run $dir/run.sh there"

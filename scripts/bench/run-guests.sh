@@ -10,22 +10,19 @@
 #
 # Standalone on purpose: it needs bash, awk, timeout, setsid and QEMU only
 # (gnuplot for the plots), so that 'scripts/run.sh --pack DIR' can ship it,
-# with the kernels and a QEMU, to a bigger machine.
+# with the launcher (../boot.sh, ../lib.sh), the kernels and a QEMU, to a
+# bigger machine.
 #
 # usage: run-guests.sh [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-r ROUNDS]
-#                      [-t TIMEOUT] [-x APPEND] [-n CASES] [-N IMG] [-D KIND:IMG]
+#                      [-t TIMEOUT] [-x APPEND] [-n CASES] [-d DISK]...
 #                      [-l] [-L FILE] -o OUTDIR BASE PATCHED INITRAMFS
-#   -q QEMU     QEMU binary or wrapper (default qemu-system-x86_64)
-#   -a ACCEL    tcg (default) or kvm
-#   -x APPEND   extra kernel command line, e.g. "bb.jobs=1,8,32 bb.runtime=20"
+#   -q, -a, -s, -m, -t, -x, -d  scripts/boot.sh's options for each guest:
+#               QEMU binary or wrapper, tcg (default) or kvm, vCPUs (default
+#               2), memory (default 4G), timeout, extra kernel command line
+#               (e.g. "bb.jobs=1,8,32 bb.runtime=20"), scratch disk
+#               (run.sh --holds, --disk)
 #   -n CASES    cases per guest, for the progress lines (default: learnt
 #               from the first guest)
-#   -N IMG      give each guest an emulated NVMe controller (2 I/O queue
-#               pairs) with IMG as its namespace (run.sh --holds)
-#   -D KIND:IMG a scratch disk on IMG, product "bbscratch", non-rotational
-#               (run.sh --disk):
-#               KIND virtio-scsi (one request queue per vCPU) or megasas
-#               (LSI MegaRAID SAS 2108, megasas-gen2: the megaraid_sas driver)
 #   -l          lock_stat guests (kernels built with configs/lockstat.config):
 #               keep only their LOCKSTAT lines in OUTDIR/results.txt and
 #               write no report; their IOPS, under lockdep, are not compared
@@ -35,27 +32,17 @@
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-qemu=qemu-system-x86_64 accel=tcg smp=2 mem=4G rounds=8 tmo=1800 xappend= out= ncase=
-dev_args=() lsonly= lsfile= scsi_kind= scsi_img=
-while getopts "q:a:s:m:r:t:x:n:N:D:lL:o:" opt; do
+boot=$here/../boot.sh
+# each guest: the benchmark's kernel command line, 4G unless -m says more
+bargs=(-m 4G -x "loglevel=4 bb.mode=bench")
+accel=tcg smp=2 rounds=8 out= ncase= lsonly= lsfile=
+while getopts "q:a:s:m:t:x:d:r:n:lL:o:" opt; do
 	case $opt in
-	q) qemu=$OPTARG ;;
-	a) accel=$OPTARG ;;
-	s) smp=$OPTARG ;;
-	m) mem=$OPTARG ;;
+	q|m|t|x|d) bargs+=("-$opt" "$OPTARG") ;;
+	a) accel=$OPTARG bargs+=(-a "$OPTARG") ;;
+	s) smp=$OPTARG bargs+=(-s "$OPTARG") ;;
 	r) rounds=$OPTARG ;;
-	t) tmo=$OPTARG ;;
-	x) xappend=$OPTARG ;;
 	n) ncase=$OPTARG ;;
-	N) [ -w "$OPTARG" ] || { echo "run-guests: cannot write $OPTARG" >&2; exit 2; }
-	   dev_args=(-drive "file=$OPTARG,if=none,id=bbnvme,format=raw"
-		     -device "nvme,serial=bbnvme,drive=bbnvme,max_ioqpairs=2") ;;
-	D) scsi_kind=${OPTARG%%:*} scsi_img=${OPTARG#*:}
-	   case $scsi_kind in
-	   virtio-scsi|megasas) ;;
-	   *) echo "run-guests: -D $scsi_kind: virtio-scsi or megasas" >&2; exit 2 ;;
-	   esac
-	   [ -w "$scsi_img" ] || { echo "run-guests: cannot write $scsi_img" >&2; exit 2; } ;;
 	l) lsonly=1 ;;
 	L) [ -r "$OPTARG" ] || { echo "run-guests: cannot read $OPTARG" >&2; exit 2; }
 	   lsfile=$OPTARG ;;
@@ -65,43 +52,29 @@ while getopts "q:a:s:m:r:t:x:n:N:D:lL:o:" opt; do
 done
 shift $((OPTIND - 1))
 if [ $# -ne 3 ] || [ -z "$out" ]; then
-	echo "usage: $0 [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-r ROUNDS] [-t TIMEOUT] [-x APPEND] [-n CASES] [-N IMG] [-D KIND:IMG] [-l] [-L FILE] -o OUTDIR BASE PATCHED INITRAMFS" >&2
+	echo "usage: $0 [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-r ROUNDS] [-t TIMEOUT] [-x APPEND] [-n CASES] [-d DISK]... [-l] [-L FILE] -o OUTDIR BASE PATCHED INITRAMFS" >&2
 	exit 2
 fi
-for v in "smp:$smp" "rounds:$rounds" "tmo:$tmo" ${ncase:+"ncase:$ncase"}; do
+for v in "rounds:$rounds" ${ncase:+"ncase:$ncase"}; do
 	[[ ${v#*:} =~ ^[1-9][0-9]*$ ]] ||
 		{ echo "run-guests: ${v%%:*} '${v#*:}' is not a positive number" >&2; exit 2; }
 done
-if [ -n "$scsi_kind" ]; then
-	# after the options: virtio-scsi gets one request queue per vCPU (-s)
-	dev_args=(-drive "file=$scsi_img,if=none,id=bbdisk,format=raw")
-	if [ "$scsi_kind" = virtio-scsi ]; then
-		dev_args+=(-device "virtio-scsi-pci,id=bbhba,num_queues=$smp")
-	else
-		dev_args+=(-device "megasas-gen2,id=bbhba")
-	fi
-	# non-rotational, like null_blk: bfq does not idle on it
-	dev_args+=(-device "scsi-hd,drive=bbdisk,bus=bbhba.0,product=bbscratch,rotation_rate=1")
-fi
 declare -A kernel=([base]=$1 [patched]=$2)
 initrd=$3
 for f in "${kernel[base]}" "${kernel[patched]}" "$initrd"; do
 	[ -r "$f" ] || { echo "run-guests: cannot read $f" >&2; exit 1; }
 done
-case $accel in
-kvm) accel_args=(-accel kvm -cpu host)
-     [ -w /dev/kvm ] || { echo "run-guests: /dev/kvm is not usable" >&2; exit 1; } ;;
-tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
-*) echo "run-guests: unknown accelerator '$accel'" >&2; exit 2 ;;
-esac
+# the launcher checks its options before the first guest, not at each
+"$boot" -n "${bargs[@]}" "${kernel[base]}" "$initrd" /dev/null > /dev/null || exit 2
 mkdir -p "$out" || exit 1
 results=$out/results.txt
 keep='BENCH|LOCKSTAT|HOLD|IRQBLK'
 [ -z "$lsonly" ] || keep=LOCKSTAT
 : > "$results"
 rc=0 qpid=
-# a guest runs in a session of its own (setsid): it ends with this script
-trap '[ -n "$qpid" ] && kill -- "-$qpid" 2>/dev/null' EXIT
+# a guest runs in a process group of its own: the launcher ends it when it is
+# terminated, and it is when this script ends
+trap '[ -n "$qpid" ] && kill "$qpid" 2>/dev/null' EXIT
 trap 'exit 130' INT TERM
 # progress: cases done in the whole run, and the seconds they took
 guests=$((2 * rounds)) g=0 done_cases=0 t_start=$(date +%s)
@@ -130,11 +103,7 @@ for r in $(seq "$rounds"); do
 		: > "$log"
 		g=$((g + 1)) seen=0
 		t0=$(date +%s)
-		setsid timeout -k 10 "$tmo" "$qemu" "${accel_args[@]}" \
-			-smp "$smp" -m "$mem" -kernel "${kernel[$k]}" -initrd "$initrd" \
-			-append "console=ttyS0 loglevel=4 panic=-1 null_blk.nr_devices=0 bb.mode=bench bb.kernel=$k $xappend" \
-			-display none -vga none -monitor none -nic none -serial "file:$log" -no-reboot \
-			"${dev_args[@]}" </dev/null &
+		"$boot" "${bargs[@]}" -x "bb.kernel=$k" "${kernel[$k]}" "$initrd" "$log" &
 		qpid=$!
 		while kill -0 "$qpid" 2>/dev/null; do
 			sleep 5

@@ -58,7 +58,7 @@ compare_base() {
 			"$BB_OUT/initramfs-base.cpio.gz" > /dev/null &&
 		load_start &&
 		stage boot-base "$BB_TOP/scripts/boot.sh" -s "$smp" -t 1800 \
-			-a "bb.mode=test bb.tests=$btests${bublk:+ bb.ublk=$bublk}${bblktests:+ bb.blktests=$bblktests}" \
+			-x "$GUEST_APPEND bb.mode=test bb.tests=$btests${bublk:+ bb.ublk=$bublk}${bblktests:+ bb.blktests=$bblktests}" \
 			"$(cat "$BB_OUT/bzImage-base.path")" "$BB_OUT/initramfs-base.cpio.gz" "$blog"
 		rc=$?
 		load_stop

@@ -64,3 +64,25 @@ tree_state() {
 	git -C "$1" status --porcelain --untracked-files=all
 	find "$1" -path "$1/.git" -prune -o -type f -newer "$T/stamp" -print
 }
+
+# mk_bench_qemu FILE -- a stand-in for QEMU running a benchmark guest: from
+# the kernel command line's bb.kernel=K, two cases (none, bfq), each a
+# second, their BENCH lines and bfq's LOCKSTAT line (acq: the length of K)
+# on the serial console, then the guest's last line
+mk_bench_qemu() {
+	cat > "$1" <<'EOT'
+#!/bin/bash
+while [ $# -gt 0 ]; do
+	case $1 in -serial) log=${2#file:}; shift ;; -append) app=$2; shift ;; esac
+	shift
+done
+k=${app#*bb.kernel=}; k=${k%% *}
+for s in none bfq; do
+	sleep 1
+	echo "BENCH kernel=$k sched=$s jobs=1 iops=$((RANDOM + 1000)) merges=0" >> "$log"
+	[ $s = none ] || echo "LOCKSTAT kernel=$k sched=$s jobs=1 ios=100 class=sched-lock con=0 acq=${#k} hold=2" >> "$log"
+done
+echo BB-DMESG-END >> "$log"
+EOT
+	chmod +x "$1"
+}

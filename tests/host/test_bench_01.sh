@@ -114,21 +114,7 @@ grep -q '^mq-deadline,4,.*,min-max,2,.*"too few rounds for an interval"$' "$T/tw
 echo "ok: report: verdicts faster / no difference / control / too noisy / too few rounds"
 
 # --- run-guests.sh: progress with a stand-in for QEMU ---------------------
-cat > "$T/qemu" <<'EOT'
-#!/bin/bash
-while [ $# -gt 0 ]; do
-	case $1 in -serial) log=${2#file:}; shift ;; -append) app=$2; shift ;; esac
-	shift
-done
-k=${app#*bb.kernel=}; k=${k%% *}
-for s in none bfq; do
-	sleep 1
-	echo "BENCH kernel=$k sched=$s jobs=1 iops=$((RANDOM + 1000)) merges=0" >> "$log"
-	[ $s = none ] || echo "LOCKSTAT kernel=$k sched=$s jobs=1 ios=100 class=sched-lock con=0 acq=${#k} hold=2" >> "$log"
-done
-echo BB-DMESG-END >> "$log"
-EOT
-chmod +x "$T/qemu"
+mk_bench_qemu "$T/qemu"
 touch "$T/k1" "$T/k2" "$T/i"
 "$TOP/scripts/bench/run-guests.sh" -q "$T/qemu" -r 2 -n 2 -o "$T/rg" "$T/k1" "$T/k2" "$T/i" \
 	> "$T/rg.out" 2> "$T/rg.err" || { cat "$T/rg.err"; fail "run-guests.sh failed"; }
@@ -136,7 +122,7 @@ grep -q '^run-guests: case 1 of 8 (guest 1 of 4): kernel=base sched=none .*left$
 grep -q '^run-guests: case 8 of 8 (guest 4 of 4): ' "$T/rg.err" ||
 	{ cat "$T/rg.err"; fail "run-guests.sh printed no progress lines"; }
 [ -s "$T/rg/summary.csv" ] || fail "run-guests.sh wrote no report"
-expect_fail "smp 'abc' is not a positive number" \
+expect_fail "-s 'abc': not a positive number" \
 	"$TOP/scripts/bench/run-guests.sh" -s abc -o "$T/x" "$T/k1" "$T/k2" "$T/i"
 echo "ok: run-guests.sh: case i of N and the time left, the report"
 # run.sh's lock_stat guests (-l): their LOCKSTAT lines only, no report; the
