@@ -5,8 +5,10 @@
 # blk_mq_dispatch_list() groups a plug's requests for the elevator by
 # hardware queue only, so a plug whose requests were allocated on two CPUs
 # (two software queues of the one hardware queue) costs one
-# ->insert_requests() call and one queue run, not one per software queue.
-# Device: a null_blk with one hardware queue, under mq-deadline and bfq;
+# ->insert_requests() call and one queue run, not one per software queue,
+# for every elevator: kyber, which keeps its lists per hardware queue, too.
+# Device: a null_blk with one hardware queue, under mq-deadline, bfq and
+# kyber;
 # fio write+verify through libaio in io_submit() batches of 16 while a
 # loop moves fio between CPU 0 and CPU 1.  Kprobes on
 # blk_mq_flush_plug_list() and blk_mq_dispatch_list() and the block_getrq
@@ -210,7 +212,7 @@ _retprobe_missed() {
 }
 
 _watchdog_start "$d"
-for s in mq-deadline bfq; do
+for s in mq-deadline bfq kyber; do
 	_stalled && break
 	# (not available: a skip reason of the test)
 	_require_sched "$d" "$s" || continue
