@@ -51,6 +51,13 @@ _trace_lost() {
 		     END { print o + 0 }'
 }
 
+# _require_kprobes -- kprobe events can be added (after _require_trace_event,
+#   which mounts tracefs); skip otherwise
+_require_kprobes() {
+	[ -w "$BB_TRACEFS/kprobe_events" ] ||
+		_skip "no kprobe events (CONFIG_KPROBES, CONFIG_KPROBE_EVENTS)"
+}
+
 # _require_trace_event SYSTEM/EVENT -- tracefs with that event, and no one
 #   else tracing (do not take the ring buffer away from them)
 _require_trace_event() {

@@ -37,8 +37,7 @@ _require_null_blk
 _require_debugfs
 # (mounts tracefs and skips when it is in use; the test traces kprobes)
 _require_trace_event block/block_rq_complete
-[ -w "$BB_TRACEFS/kprobe_events" ] ||
-	_skip "no kprobe events (CONFIG_KPROBES, CONFIG_KPROBE_EVENTS)"
+_require_kprobes
 
 # _probes_remove -- the kprobes gone and the trace settings as they were;
 #   also on exit (the runner's timeout sends SIGTERM)

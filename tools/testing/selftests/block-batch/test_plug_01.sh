@@ -38,8 +38,7 @@ _require_fio_engine io_uring
 _require_null_blk
 # (mounts tracefs and skips when it is in use; the test traces kprobes)
 _require_trace_event block/block_rq_issue
-[ -w "$BB_TRACEFS/kprobe_events" ] ||
-	_skip "no kprobe events (CONFIG_KPROBES, CONFIG_KPROBE_EVENTS)"
+_require_kprobes
 
 # The trace clock in use before the test, restored afterwards: the test
 # uses the global clock, so that a task's events stay in order when it

@@ -42,8 +42,7 @@ _require_fio_engine libaio
 _require_null_blk
 [ "$(nproc)" -ge 2 ] || _skip "needs two CPUs to span two software queues"
 _require_trace_event block/block_getrq
-[ -w "$BB_TRACEFS/kprobe_events" ] ||
-	_skip "no kprobe events (CONFIG_KPROBES, CONFIG_KPROBE_EVENTS)"
+_require_kprobes
 
 # the trace clock in use before the test, restored afterwards: the global
 # clock keeps a task's events in order when it moves to another CPU
