@@ -33,7 +33,9 @@
 #   --full       the long tier: every kselftest (the CI tier leaves out
 #                FULL_ONLY below), every disk, and every stress loop runs to
 #                its own count within 300 s, where the CI tier stops each at
-#                STRESS_MAX cycles or 60 s (BB_STRESS_SECS in common_stress.sh)
+#                STRESS_MAX cycles or 60 s (BB_STRESS_SECS in common_stress.sh);
+#                then each posting booted on its own with its tests
+#                (scripts/boot-postings.sh)
 #   --load N     N CPU hogs in their own session during the guest stages, to
 #                check that no verdict depends on the machine's load
 #   --no-base    skip the base kernel (built with the same config and booted
@@ -458,4 +460,14 @@ else
 fi
 
 compare_base
+# --full: each posting booted on its own with its tests (not for --tree,
+# --kdir or --tests: those test one given tree)
+if [ $full -eq 1 ] && [ -z "$ptree$kdir$tests_opt" ]; then
+	while read -r st rest; do
+		case $st in
+		ok) tap 0 "posting booted alone: $rest" ;;
+		*) tap 1 "posting booted alone: ${rest#ok }" ;;
+		esac
+	done < <(stage postings "$BB_TOP/scripts/boot-postings.sh" 2> "$BB_OUT/postings.log")
+fi
 finish

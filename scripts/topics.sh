@@ -5,8 +5,9 @@
 #
 #   bb_topics_read            read and check patches/topics: sets TOPICS
 #                             (names, in order), TOPIC_FIRST, TOPIC_LAST,
-#                             TOPIC_ON (associative, by name); dies on a
-#                             malformed file
+#                             TOPIC_ON, TOPIC_TESTS (associative, by name;
+#                             TOPIC_TESTS empty where none are named); dies
+#                             on a malformed file
 #   bb_topic_chain NAME       the postings NAME applies on, from the base,
 #                             then NAME itself
 #   bb_topic_build TREE BASE NAME
@@ -21,13 +22,13 @@
 bb_topics_file() { echo "${BB_PATCHES:-$BB_TOP/patches}/topics"; }
 
 bb_topics_read() {
-	local f name range on n next=1 line=0
+	local f name range on tests extra t n next=1 line=0
 	f=$(bb_topics_file)
 	[ -r "$f" ] || die "no $f"
 	n=$(grep -v '^#' "${BB_PATCHES:-$BB_TOP/patches}/series" | grep -c .)
 	TOPICS=()
-	declare -gA TOPIC_FIRST=() TOPIC_LAST=() TOPIC_ON=()
-	while read -r name range on; do
+	declare -gA TOPIC_FIRST=() TOPIC_LAST=() TOPIC_ON=() TOPIC_TESTS=()
+	while read -r name range on tests extra; do
 		line=$((line + 1))
 		case $name in ''|'#'*) continue ;; esac
 		[[ $name =~ ^[a-z][a-z0-9-]*$ ]] || die "$f:$line: bad posting name '$name'"
@@ -42,6 +43,12 @@ bb_topics_read() {
 		[ "$on" = - ] || [ -n "${TOPIC_FIRST[$on]:-}" ] ||
 			die "$f:$line: '$name' applies on '$on', which is not listed above it"
 		TOPIC_ON[$name]=$on
+		[ -z "$extra" ] || die "$f:$line: more than four columns"
+		for t in ${tests//,/ }; do
+			[[ $t =~ ^(test_[a-z]+_[0-9]{2}\.sh|ublk:[a-z]+(_[0-9]{2})?)$ ]] ||
+				die "$f:$line: bad test '$t' (test_GROUP_NN.sh or ublk:GROUP[_NN])"
+		done
+		TOPIC_TESTS[$name]=$tests
 		TOPICS+=("$name")
 	done < "$f"
 	[ "$next" -eq $((n + 1)) ] ||
