@@ -13,7 +13,10 @@
 #  - git am of the mboxes onto the base, each on the ones it applies on,
 #    gives the applied series' tree, with the sender in MAINTAINERS in
 #    place of the placeholder; a posting that applies on the base alone
-#    applies there alone; b4 am, where b4 is installed, gives the same.
+#    applies there alone; b4 am, where b4 is installed, gives the same;
+#  - every posting names the tests it is booted with (boot-postings.sh),
+#    and they exist; boot-postings.sh refuses an unknown posting and a
+#    malformed TESTS column before it does anything.
 REAL_CACHE=${BB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/block-batch}
 . "$(dirname "$0")/lib.sh"
 export BB_CACHE=$REAL_CACHE BB_OUT=$T/bbout
@@ -88,6 +91,25 @@ for t in "${TOPICS[@]}"; do
 	echo "ok: $t: $n messages from $sender, base-commit, $pre prerequisite-patch-id, recipients $rcpt"
 done
 [ "$total" -eq "$(grep -c '^[^#]' "$TOP/patches/series")" ] || fail "the postings hold $total patches, the series more"
+
+# boot-postings.sh: every posting names tests, every kselftest named
+# exists; an unknown posting and a malformed TESTS column are refused
+# before any work
+for t in "${TOPICS[@]}"; do
+	[ -n "${TOPIC_TESTS[$t]}" ] || fail "patches/topics: posting '$t' names no tests"
+	for x in ${TOPIC_TESTS[$t]//,/ }; do
+		case $x in
+		ublk:*) ;;
+		*) [ -f "$TOP/tools/testing/selftests/block-batch/$x" ] ||
+			fail "patches/topics: posting '$t' names $x, which is no kselftest" ;;
+		esac
+	done
+done
+expect_fail "no posting 'nope' in .*patches/topics" "$TOP/scripts/boot-postings.sh" --posting nope
+mkdir -p "$T/badtopics"
+cp "$TOP/patches/series" "$T/badtopics/"
+sed 's/test_plug_01\.sh,/plug1,/' "$TOP/patches/topics" > "$T/badtopics/topics"
+BB_PATCHES=$T/badtopics expect_fail "bad test 'plug1'" "$TOP/scripts/boot-postings.sh"
 
 # a sparse worktree: only the directories the series touches are checked out
 git -C "$tree" worktree add -q --no-checkout --detach "$T/am" block-batch-base || fail "worktree"
