@@ -5,9 +5,9 @@
 #
 # Device: one null_blk, merging off.  One fio job per CPU (at most four),
 # each pinned to its own CPU and writing its own region sequentially in
-# bursts of 32 requests per io_submit(); a burst is inserted into
-# mq-deadline under one lock hold, and every CPU's hw queue run dispatches
-# from the one shared mq-deadline queue.
+# bursts of 32 requests per io_submit() (common_order.sh); a burst is
+# inserted into mq-deadline under one lock hold, and every CPU's hw queue
+# run dispatches from the one shared mq-deadline queue.
 #
 # block:block_rq_issue (the driver's ->queue_rq()) is traced with a global
 # clock, and for each region the test counts inversions: a request issued
@@ -16,12 +16,9 @@
 # a burst carries the whole burst, so any inversion fails the test.  Skips
 # with fewer than 2 CPUs, without mq-deadline, or when no request was
 # issued by a CPU other than its writer's (no concurrent dispatch).
+# bfq's order is checked batch by batch in test_order_02.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
-
-bb_depth=32
-bb_bs=4096
-bb_region_mb=8
 
 _require_root
 _require_program fio
@@ -31,71 +28,15 @@ _require_null_blk
 
 _require_trace_event block/block_rq_issue
 
-# The trace clock in use before the test ("[local] global ..."), restored
-# afterwards.
-orig_clock=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$BB_TRACEFS/trace_clock")
-
-_trace_reset() {
-	echo 0 > "$BB_TRACEFS/tracing_on"
-	echo 0 > "$BB_TRACEFS/events/block/block_rq_issue/enable"
-	echo 0 > "$BB_TRACEFS/events/block/block_rq_issue/filter"
-	echo "${orig_clock:-local}" > "$BB_TRACEFS/trace_clock" 2>/dev/null
-	echo > "$BB_TRACEFS/trace"
-}
-
 _prep_test "dispatch order of sequential bursts through mq-deadline"
 
-dev=bb_$TID
-_nullb_create "$dev" || _skip "cannot create a null_blk device"
-_require_sched "$dev" mq-deadline || _skip "mq-deadline is not available"
-_set_sched "$dev" mq-deadline || _fail "cannot select mq-deadline"
-echo 2 > "/sys/block/$dev/queue/nomerges" || _fail "cannot disable merging"
-
-ncpu=$(nproc)
-[ "$ncpu" -ge 2 ] || _skip "needs at least 2 CPUs for concurrent dispatch"
-jobs=$((ncpu < 4 ? ncpu : 4))
-nr_req=$(cat "/sys/block/$dev/queue/nr_requests")
-if [ $((jobs * bb_depth)) -gt "$nr_req" ]; then
-	_fail "nr_requests $nr_req < $jobs jobs x $bb_depth: bursts would wait for scheduler tags"
-fi
-
-devt=$(_devt "$dev") || _fail "cannot read the dev_t of $dev"
-
-# _order_run -- one round of bursts, block_rq_issue traced into
-#   $BB_TMP/trace
-_order_run() {
-	_trace_reset
-	echo global > "$BB_TRACEFS/trace_clock" ||
-		{ _fail "cannot select the global trace clock"; return 1; }
-	echo "dev == $devt" > "$BB_TRACEFS/events/block/block_rq_issue/filter" ||
-		{ _fail "cannot set the block_rq_issue filter"; return 1; }
-	echo 1 > "$BB_TRACEFS/events/block/block_rq_issue/enable"
-	echo 1 > "$BB_TRACEFS/tracing_on"
-
-	_watchdog_start "$dev"
-	fio --name=bb-order --filename="/dev/$dev" --ioengine=libaio \
-		--direct=1 --rw=write --bs=$bb_bs --iodepth=$bb_depth \
-		--iodepth_batch_submit=$bb_depth \
-		--iodepth_batch_complete_min=$bb_depth \
-		--iodepth_batch_complete_max=$bb_depth \
-		--numjobs=$jobs --size=${bb_region_mb}M \
-		--offset_increment=${bb_region_mb}M \
-		--cpus_allowed="0-$((jobs - 1))" --cpus_allowed_policy=split \
-		--group_reporting > "$BB_TMP/fio.log" 2>&1 &
-	_wait_pid $! || _fail_io "fio failed: $(tail -n 5 "$BB_TMP/fio.log")"
-	_watchdog_stop
-
-	echo 0 > "$BB_TRACEFS/tracing_on"
-	cat "$BB_TRACEFS/trace" > "$BB_TMP/trace"
-	_trace_reset
-}
+_order_setup mq-deadline
 
 # _order_count -- "issued inversions foreign" of $BB_TMP/trace.  Per
 # region: issued requests, inversions, requests issued by a CPU other than
 # the one the region's job runs on (dispatched by another CPU's run).
-# cpus_allowed_policy=split puts job N, which writes region N, on CPU N.
 _order_count() {
-	awk -v region=$((bb_region_mb * 2048)) '
+	awk -v region=$((BB_ORDER_REGION_MB * 2048)) '
 		/block_rq_issue:/ {
 			if (!match($0, /\[[0-9]+\]/))
 				next
@@ -117,35 +58,32 @@ _order_count() {
 		END { printf "%d %d %d\n", n, inv, foreign }' "$BB_TMP/trace"
 }
 
-# Concurrent dispatch is what the test needs, and how often the CPUs'
-# queue runs overlap depends on the host (under a loaded host one round
-# saw no request dispatched by another CPU): up to RUNS rounds, until
-# one has requests issued by another CPU.  Bounded by count, not time.
-RUNS=${RUNS:-5}
-expected=$((jobs * bb_region_mb * 1024 * 1024 / bb_bs))
-orig_buf_kb=$(_trace_buf_kb)
-echo 8192 > "$BB_TRACEFS/buffer_size_kb"
-run=0 foreign=0
-while [ "$BB_ERR" -eq 0 ] && [ "$foreign" -eq 0 ] && [ "$run" -lt "$RUNS" ] && ! _stalled; do
-	run=$((run + 1))
-	_order_run || break
-	[ "$BB_ERR" -eq 0 ] || break
+# _order_check ROUND -- judge a round; enough when a request was issued by
+# another CPU than its writer's (concurrent dispatch)
+_order_check() {
+	local issued inversions foreign
+
 	read -r issued inversions foreign < <(_order_count)
-	_log "$jobs jobs, $issued requests issued ($expected written)," \
-	     "$foreign issued by another CPU, $inversions inversions (round $run)"
-	if [ "$issued" -ne "$expected" ]; then
-		_fail "traced $issued requests, expected $expected (lost events?)"
+	_log "$BB_ORDER_JOBS jobs, $issued requests issued ($BB_ORDER_EXPECTED written)," \
+	     "$foreign issued by another CPU, $inversions inversions (round $1)"
+	if [ "$issued" -ne "$BB_ORDER_EXPECTED" ]; then
+		_fail "traced $issued requests, expected $BB_ORDER_EXPECTED (lost events?)"
 	fi
 	if [ "$inversions" -ne 0 ]; then
 		_fail "$inversions dispatch order inversions"
 	fi
-done
-echo "${orig_buf_kb:-1408}" > "$BB_TRACEFS/buffer_size_kb"
-if [ "$BB_ERR" -eq 0 ] && [ "$foreign" -eq 0 ] && ! _stalled; then
+	[ "$foreign" -gt 0 ]
+}
+
+if [ "$BB_ERR" -eq 0 ] && _order_filter_issue &&
+   ! _order_rounds _order_check block/block_rq_issue &&
+   [ "$BB_ERR" -eq 0 ] && ! _stalled; then
 	# No CPU dispatched another CPU's requests: there was no
 	# concurrent dispatch, so nothing could have been reordered.
 	_skip_later "no request was issued by a CPU other than its" \
-		    "writer's ($jobs jobs, $run rounds): no concurrent dispatch to check"
+		    "writer's ($BB_ORDER_JOBS jobs, $BB_ORDER_ROUNDS rounds):" \
+		    "no concurrent dispatch to check"
 fi
+_order_trace_restore
 
 _show_result
