@@ -51,8 +51,23 @@ _trace_lost() {
 		     END { print o + 0 }'
 }
 
-# _require_kprobes -- kprobe events can be added (after _require_trace_event,
-#   which mounts tracefs); skip otherwise
+# _kprobe_hits GROUP NAME -- how often the kprobe event GROUP/NAME fired
+#   since it was added (kprobe_profile: EVENT HITS MISSES; counted while
+#   the event is enabled, whether or not tracing_on lets it into the trace)
+_kprobe_hits() {
+	awk -v e="$2" -v ge="$1/$2" '$1 == e || $1 == ge { print $2; f = 1 }
+		END { if (!f) print 0 }' "$BB_TRACEFS/kprobe_profile"
+}
+
+# _require_tracefs -- tracefs mounted at BB_TRACEFS; skip otherwise
+_require_tracefs() {
+	[ -d "$BB_TRACEFS/events" ] ||
+		mount -t tracefs nodev "$BB_TRACEFS" 2>/dev/null
+	[ -d "$BB_TRACEFS/events" ] || _skip "tracefs is not available"
+}
+
+# _require_kprobes -- kprobe events can be added (after _require_trace_event
+#   or _require_tracefs, which mount tracefs); skip otherwise
 _require_kprobes() {
 	[ -w "$BB_TRACEFS/kprobe_events" ] ||
 		_skip "no kprobe events (CONFIG_KPROBES, CONFIG_KPROBE_EVENTS)"

@@ -67,6 +67,17 @@ _stall_dump_bounded() {
 		> "$BB_TMP/stall.txt" 2>&1
 }
 
+# _pid_state PID -- the state letter of process PID (R, S, D, Z...), from
+#   /proc/PID/stat; false if there is no such process
+_pid_state() {
+	local rest
+
+	read -r rest 2>/dev/null < "/proc/$1/stat" || return 1
+	# pid (comm) state ...; comm may hold spaces
+	rest=${rest##*) }
+	echo "${rest%% *}"
+}
+
 # _descendants PID -- every descendant of PID (from /proc: busybox has no
 #   pgrep)
 _descendants() {
