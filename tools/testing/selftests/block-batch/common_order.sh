@@ -2,7 +2,8 @@
 #
 # Dispatch order: sequential bursts written from several CPUs at once
 # through one scheduler, traced with a global clock, in rounds until one
-# shows what the test needs.  Sourced by test_common.sh.
+# shows what the test needs.  Sourced by test_order_NN.sh after
+# test_common.sh.
 #
 # One fio job per CPU (at most four), each pinned to its own CPU and
 # writing its own region of BB_ORDER_REGION_MB sequentially in bursts of

@@ -19,6 +19,7 @@
 # bfq's order is checked batch by batch in test_order_02.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
+. "$(cd "$(dirname "$0")" && pwd)"/common_order.sh
 
 _require_root
 _require_program fio

@@ -22,6 +22,7 @@
 # and bfq handing out requests on two CPUs.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
+. "$(cd "$(dirname "$0")" && pwd)"/common_order.sh
 
 GROUP=bb_order_02
 PROBES=(
