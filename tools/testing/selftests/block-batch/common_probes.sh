@@ -84,3 +84,65 @@ _require_trace_event() {
 		[ -z "$(grep -v '^#' "$BB_TRACEFS/set_event" 2>/dev/null)" ] ||
 		_skip "tracefs is in use"
 }
+
+# _probe_trace_start KB GROUP PROBE... -- tracing off, then the kprobe
+#   events GROUP/... of _kprobes_add, a ring buffer of KB KiB per CPU, the
+#   global trace clock (events of different CPUs in the order they
+#   happened) and the context flags in every line (irq-info: irqs-off,
+#   need-resched, hardirq/softirq, ...); _probe_trace_stop undoes it all.
+#   The caller arms "trap _probe_trace_stop EXIT" first (the runner's
+#   timeout sends SIGTERM).  Skips when a probe cannot be added.
+_probe_trace_start() {
+	local kb=$1 fn
+
+	BB_PT_GROUP=$2
+	shift 2
+	BB_PT_PROBES=("$@")
+	BB_PT_ON=$(cat "$BB_TRACEFS/tracing_on")
+	echo 0 > "$BB_TRACEFS/tracing_on"
+	if ! fn=$(_kprobes_add "$BB_PT_GROUP" "$@"); then
+		_probe_trace_stop
+		_skip "cannot probe $fn: no such function in this kernel" \
+		      "(inlined?), or its arguments cannot be fetched"
+	fi
+	BB_PT_BUF=$(_trace_buf_kb)
+	echo "$kb" > "$BB_TRACEFS/buffer_size_kb" ||
+		_skip "cannot size the trace buffer to $kb KiB per CPU"
+	BB_PT_CLOCK=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$BB_TRACEFS/trace_clock")
+	echo global > "$BB_TRACEFS/trace_clock" ||
+		_skip "cannot select the global trace clock"
+	BB_PT_IRQ=$(cat "$BB_TRACEFS/options/irq-info")
+	echo 1 > "$BB_TRACEFS/options/irq-info"
+	echo > "$BB_TRACEFS/trace"
+}
+
+# _probe_trace_on -- an empty trace, then the probes of _probe_trace_start
+#   recording
+_probe_trace_on() {
+	echo > "$BB_TRACEFS/trace"
+	echo 1 > "$BB_TRACEFS/events/$BB_PT_GROUP/enable"
+	echo 1 > "$BB_TRACEFS/tracing_on"
+}
+
+# _probe_trace_off -- the probes stop recording; the trace stays to be read
+_probe_trace_off() {
+	echo 0 > "$BB_TRACEFS/tracing_on"
+	echo 0 > "$BB_TRACEFS/events/$BB_PT_GROUP/enable"
+}
+
+# _probe_trace_stop -- the probes of _probe_trace_start gone and the trace
+#   settings as they were; may run more than once
+_probe_trace_stop() {
+	[ -n "${BB_PT_GROUP:-}" ] || return 0
+	echo 0 > "$BB_TRACEFS/tracing_on"
+	[ -z "${BB_PT_BUF:-}" ] ||
+		echo "$BB_PT_BUF" > "$BB_TRACEFS/buffer_size_kb"
+	[ -z "${BB_PT_CLOCK:-}" ] ||
+		echo "$BB_PT_CLOCK" > "$BB_TRACEFS/trace_clock"
+	[ -z "${BB_PT_IRQ:-}" ] ||
+		echo "$BB_PT_IRQ" > "$BB_TRACEFS/options/irq-info"
+	_kprobes_del "$BB_PT_GROUP" "${BB_PT_PROBES[@]}"
+	echo > "$BB_TRACEFS/trace"
+	[ -z "${BB_PT_ON:-}" ] || echo "$BB_PT_ON" > "$BB_TRACEFS/tracing_on"
+	BB_PT_GROUP='' BB_PT_BUF='' BB_PT_CLOCK='' BB_PT_IRQ='' BB_PT_ON=''
+}

@@ -39,20 +39,6 @@ _require_debugfs
 _require_trace_event block/block_rq_complete
 _require_kprobes
 
-# _probes_remove -- the kprobes gone and the trace settings as they were;
-#   also on exit (the runner's timeout sends SIGTERM)
-_probes_remove() {
-	echo 0 > "$BB_TRACEFS/tracing_on"
-	[ -z "${orig_buf_kb:-}" ] ||
-		echo "$orig_buf_kb" > "$BB_TRACEFS/buffer_size_kb"
-	[ -z "${orig_irq_info:-}" ] ||
-		echo "$orig_irq_info" > "$BB_TRACEFS/options/irq-info"
-	_kprobes_del "$GROUP" "${PROBES[@]}"
-	echo > "$BB_TRACEFS/trace"
-	[ -z "${orig_tracing_on:-}" ] ||
-		echo "$orig_tracing_on" > "$BB_TRACEFS/tracing_on"
-}
-
 _prep_test "completion batches of polled requests through each scheduler"
 
 dev=bb_${TID}
@@ -76,8 +62,6 @@ if [[ " $scheds " = *" bfq "* ]] &&
 	no_bfq_batch=1
 	scheds=${scheds% bfq}
 fi
-orig_tracing_on=$(cat "$BB_TRACEFS/tracing_on")
-trap _probes_remove EXIT
 probes=()
 for p in "${PROBES[@]}"; do
 	case ${p%% *} in
@@ -85,18 +69,8 @@ for p in "${PROBES[@]}"; do
 	esac
 	probes+=("$p")
 done
-if ! fn=$(_kprobes_add "$GROUP" "${probes[@]}"); then
-	_probes_remove
-	_skip "cannot probe $fn: no such function in this kernel" \
-	      "(inlined?), or its arguments cannot be fetched"
-fi
-
-orig_buf_kb=$(_trace_buf_kb)
-echo 4096 > "$BB_TRACEFS/buffer_size_kb"
-# the context flags (irqs-off, need-resched, hardirq/softirq, ...) after
-# each event's CPU
-orig_irq_info=$(cat "$BB_TRACEFS/options/irq-info")
-echo 1 > "$BB_TRACEFS/options/irq-info"
+trap _probe_trace_stop EXIT
+_probe_trace_start 4096 "$GROUP" "${probes[@]}"
 
 # other disks under bfq: their bfq_finish_request() calls would count too
 other_bfq=$(grep -l '\[bfq\]' /sys/block/*/queue/scheduler 2>/dev/null |
@@ -116,17 +90,14 @@ tested=0 control=0
 for sched in $scheds; do
 	[ "$BB_ERR" -eq 0 ] || break
 	_set_sched "$dev" "$sched" || { _fail "cannot select $sched"; continue; }
-	echo > "$BB_TRACEFS/trace"
 	read -ra st0 < "/sys/block/$dev/stat"
-	echo 1 > "$BB_TRACEFS/events/$GROUP/enable"
-	echo 1 > "$BB_TRACEFS/tracing_on"
+	_probe_trace_on
 	_watchdog_start "$dev"
 	_fio_verify "$dev" io_uring --hipri --iodepth=48 --size=16M \
 		--offset_increment=16M --iodepth_batch_complete_min=8 ||
 		_fail_io "$sched: fio write+verify with polled completions failed"
 	_watchdog_stop
-	echo 0 > "$BB_TRACEFS/tracing_on"
-	echo 0 > "$BB_TRACEFS/events/$GROUP/enable"
+	_probe_trace_off
 	read -ra st1 < "/sys/block/$dev/stat"
 	_stalled && break
 	ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
@@ -189,7 +160,7 @@ for sched in $scheds; do
 	fi
 	_check_idle "$sched" "$dev"
 done
-_probes_remove
+_probe_trace_stop
 
 [ $no_bfq_batch -eq 0 ] ||
 	_fail "bfq has no bfq_finish_requests(): it finishes a completion" \
