@@ -19,47 +19,13 @@
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
-BB_CG_ROOT=/sys/fs/cgroup
-BB_CGS=()
-BB_CG_IO_ADDED=0
-
 _require_root
 _require_program fio
 _require_fio_engine io_uring
 _require_null_blk
 
-if [ ! -e "$BB_CG_ROOT/cgroup.controllers" ]; then
-	mkdir -p "$BB_CG_ROOT"
-	mount -t cgroup2 cgroup2 "$BB_CG_ROOT" 2>/dev/null
-fi
-[ -e "$BB_CG_ROOT/cgroup.controllers" ] ||
-	_skip "cgroup2 is not mounted at $BB_CG_ROOT and cannot be (CONFIG_CGROUPS)"
-grep -qw io "$BB_CG_ROOT/cgroup.controllers" ||
-	_skip "cgroup2 has no io controller (CONFIG_BLK_CGROUP)"
-
-# _cg_cleanup -- on every exit: stop what still runs in our cgroups, move it
-#   out, remove the cgroups and give back +io if this test enabled it.
-_cg_cleanup() {
-	local cg pid try
-
-	for cg in "${BB_CGS[@]}"; do
-		[ -d "$cg" ] || continue
-		for try in 1 2 3 4 5; do
-			[ -n "$(cat "$cg/cgroup.procs")" ] || break
-			while read -r pid; do
-				kill -KILL "$pid" 2>/dev/null
-			done < "$cg/cgroup.procs"
-			sleep 1
-		done
-		rmdir "$cg" 2>/dev/null
-	done
-	BB_CGS=()
-	if [ "$BB_CG_IO_ADDED" = 1 ]; then
-		echo "-io" > "$BB_CG_ROOT/cgroup.subtree_control" 2>/dev/null
-		BB_CG_IO_ADDED=0
-	fi
-}
 trap _cg_cleanup EXIT
+_require_cgroup_io
 
 _prep_test "bfq cgroup weights under fio verify, cgroup removal, bfq exit"
 
@@ -68,17 +34,10 @@ _nullb_create "$dev" || _skip "cannot create a null_blk device"
 _require_sched "$dev" bfq || _skip "bfq is not available"
 devno=$(cat "/sys/block/$dev/dev")
 
-if ! grep -qw io "$BB_CG_ROOT/cgroup.subtree_control"; then
-	echo "+io" > "$BB_CG_ROOT/cgroup.subtree_control" ||
-		_skip "cannot enable the io controller for child cgroups"
-	BB_CG_IO_ADDED=1
-fi
-
 cga=$BB_CG_ROOT/bb_${TID}_a
 cgb=$BB_CG_ROOT/bb_${TID}_b
 for cg in "$cga" "$cgb"; do
-	mkdir "$cg" || _skip "cannot create cgroup $cg"
-	BB_CGS+=("$cg")
+	_cg_make "$cg"
 done
 [ -e "$cga/io.bfq.weight" ] ||
 	_skip "no io.bfq.weight in child cgroups (CONFIG_BFQ_GROUP_IOSCHED)"

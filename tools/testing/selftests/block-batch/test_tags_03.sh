@@ -16,16 +16,19 @@
 # fio (io_uring, --hipri: completions reaped by polling, in batches) with
 # two jobs of iodepth 32, far above the scheduler tags: its submissions
 # sleep for scheduler tags in io_uring's workers.  Through mq-deadline and
-# bfq.  Kprobes count the completion batches, the tag waits
-# (sbitmap_prepare_to_wait() in fio's tasks), the SCHED_RESTART marks and
-# the restarts (__blk_mq_sched_restart()) inside a batch.
+# bfq.  The block_rq_tag_wait event counts the waits for a scheduler tag
+# of the device; kprobes count the completion batches, the SCHED_RESTART
+# marks and the restarts (__blk_mq_sched_restart()) inside a batch.
 # Fails when fio fails or stalls (the watchdog: a missed wakeup or restart
 # strands requests with no completion to come), when SCHED_RESTART was set
-# but no completion batch restarted the queue, or when a tag or scheduler
-# tag is not back once idle (_check_idle).
+# but no completion batch restarted the queue (a task that is about to
+# sleep for a scheduler tag runs the queue too, which may hide a missed
+# restart from the watchdog), or when a tag or scheduler tag is not back
+# once idle (_check_idle).
 # Skips when the device never ran out of scheduler tags or driver tags
 # (no tag wait, no SCHED_RESTART), when polling made no completion batch,
-# or when the kernel has no kprobe events or inlined a probed function.
+# or when the kernel has no block_rq_tag_wait event (v7.3), no kprobe
+# events or inlined a probed function.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
@@ -35,8 +38,8 @@ PROBES=(
 	"r:batchret blk_mq_end_request_batch"
 	"restart __blk_mq_sched_restart"
 	"mark blk_mq_sched_mark_restart_hctx"
-	"wait sbitmap_prepare_to_wait"
 )
+WAITEV=$BB_TRACEFS/events/block/block_rq_tag_wait
 
 _require_root
 _require_program fio
@@ -45,8 +48,16 @@ _require_fio_engine io_uring
 _require_null_blk
 _require_debugfs
 # (mounts tracefs and skips when it is in use; the test traces kprobes)
-_require_trace_event block/block_rq_complete
+_require_trace_event block/block_rq_tag_wait
 _require_kprobes
+
+# _trace_stop -- the tag wait event off and unfiltered, and the probes
+#   gone (_probe_trace_stop); also on exit
+_trace_stop() {
+	echo 0 > "$WAITEV/enable"
+	echo 0 > "$WAITEV/filter"
+	_probe_trace_stop
+}
 
 _prep_test "restarts of a hw queue by completion batches, scheduler tags exhausted"
 
@@ -65,8 +76,12 @@ for sched in mq-deadline bfq; do
 done
 [ -n "$scheds" ] || _skip "neither mq-deadline nor bfq is available"
 
-trap _probe_trace_stop EXIT
+trap _trace_stop EXIT
 _probe_trace_start 4096 "$GROUP" "${PROBES[@]}"
+# waits for a scheduler tag of the device, recorded while the probes are
+echo "dev == $(_devt "$dev") && is_sched_tag == 1" > "$WAITEV/filter" ||
+	_skip "cannot filter block_rq_tag_wait by device and tag kind"
+echo 1 > "$WAITEV/enable"
 
 tested=0
 for sched in $scheds; do
@@ -90,9 +105,7 @@ for sched in $scheds; do
 	lost=$(_trace_lost)
 	# "TASK-PID [CPU] FLAGS TIME: EVENT: ...".  A restart between the
 	# entry and the return of blk_mq_end_request_batch() in the same
-	# task came from that batch.  Tag waits in fio's tasks only: fio and
-	# its io_uring workers, iou-wrk-N (<...> where the trace lost the
-	# task's name).
+	# task came from that batch.
 	read -r nb nw nm nr_all nr_b < <(awk '
 		/^#/ { next }
 		{ pid = $1; sub(/.*-/, "", pid) }
@@ -100,10 +113,10 @@ for sched in $scheds; do
 		/ batchret: / { open[pid] = 0 }
 		/ restart: / { r++; if (open[pid]) rb++ }
 		/ mark: / { m++ }
-		/ wait: / && $1 ~ /^(fio|iou-wrk-[0-9]+|<\.\.\.>)-[0-9]+$/ { w++ }
+		/ block_rq_tag_wait: / { w++ }
 		END { print b + 0, w + 0, m + 0, r + 0, rb + 0 }' "$BB_TRACEFS/trace")
 	_log "$sched: nr_requests $nr, $ios requests completed," \
-	     "$nb completion batches, $nw scheduler tag waits by fio," \
+	     "$nb completion batches, $nw waits for a scheduler tag," \
 	     "$nm SCHED_RESTART marks, $nr_all restarts ($nr_b in a batch)," \
 	     "$lost trace events lost"
 	_check_idle "$sched" "$dev"
@@ -120,7 +133,7 @@ for sched in $scheds; do
 		tested=$((tested + 1))
 	fi
 done
-_probe_trace_stop
+_trace_stop
 
 _skip_if_untested $tested "no scheduler ran out of tags with completion batches"
 _show_result

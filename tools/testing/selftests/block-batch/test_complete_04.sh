@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# No reference left behind by bfq's batched finish.  With the series bfq
+# finishes the requests of a completion batch in bfq_finish_requests():
+# each request drops the reference it holds on its bfq_queue there.  A put
+# skipped, or done on another request's queue, leaks a bfq_queue, and a
+# bfq_queue pins its bfq_group, whose blkg pins its cgroup: once removed,
+# that cgroup stays dying for good (cgroup.stat nr_dying_descendants).
+# (Slab object counts of bfq_queue, bfq_io_cq and io_context would show
+# the leak too, but a kernel with SLUB_TINY, as the block-batch test
+# guest's tinyconfig-based one, counts no slab objects in /proc/slabinfo.)
+#
+# Device: a null_blk that keeps no data, one submit and one poll queue,
+# under bfq without idling (slice_idle 0).  Six short-lived fio processes
+# (io_uring, --hipri: completions reaped by polling, in batches), each in
+# its own child cgroup of a parent cgroup of the test, read and write
+# their own range; once they have exited, the child cgroups are removed
+# and the device switches to none.
+# Fails when fio fails or stalls, when a removed child cgroup is still
+# dying 60 s later (its blkg is held: a bfq_queue, or another reference to
+# it, leaked; a correct kernel frees them within seconds), or when a tag is
+# not back once idle (_check_idle).
+# Skips when the kernel has no cgroup2 io controller, no kprobe events or
+# no bfq_finish_requests(), when polling made no batched finish through
+# bfq, or when the I/O was not charged to the child cgroups.
+
+. "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
+
+GROUP=bb_complete4
+PROBES=("bfq bfq_finish_requests nr=\$arg2:u32")
+NPROCS=6
+FREE_SECS=60
+
+_require_root
+_require_program fio
+_require_program awk
+_require_fio_engine io_uring
+_require_null_blk
+_require_debugfs
+# (mounts tracefs and skips when it is in use; the test traces kprobes)
+_require_trace_event block/block_rq_complete
+_require_kprobes
+trap '_probe_trace_stop; _cg_cleanup' EXIT
+_require_cgroup_io
+
+# _cg_dying CG -- the removed descendants of cgroup CG not yet freed
+_cg_dying() {
+	awk '$1 == "nr_dying_descendants" { print $2 }' "$1/cgroup.stat"
+}
+
+_prep_test "bfq's batched finishes from $NPROCS short-lived processes in" \
+	"cgroups: no cgroup left dying"
+
+dev=bb_${TID}
+# Not memory backed: null_blk would allocate its pages with GFP_NOIO from
+# ->poll() (see test_complete_01); the test needs no data back.
+_nullb_create "$dev" memory_backed=0 submit_queues=1 poll_queues=1 ||
+	_skip "null_blk cannot create a device with a poll queue"
+[ "$(cat "/sys/block/$dev/queue/io_poll")" = 1 ] ||
+	_skip "$dev does not support polling"
+# bfq is loaded before the probe of its function is added
+_require_sched "$dev" bfq || _skip "bfq is not available"
+devno=$(cat "/sys/block/$dev/dev")
+_probe_trace_start 1024 "$GROUP" "${PROBES[@]}"
+
+parent=$BB_CG_ROOT/bb_$TID
+_cg_make "$parent"
+echo "+io" > "$parent/cgroup.subtree_control" ||
+	_skip "cannot enable the io controller below $parent"
+cgs=()
+for i in $(seq "$NPROCS"); do
+	_cg_make "$parent/p$i"
+	cgs+=("$parent/p$i")
+done
+dying0=$(_cg_dying "$parent")
+_set_sched "$dev" bfq || _fail "cannot select bfq"
+# No idling for the next request of a queue or group: bfq would idle
+# between the cgroups' queues, and the test needs batches, not fairness.
+echo 0 > "/sys/block/$dev/queue/iosched/slice_idle" ||
+	_fail "cannot set bfq's slice_idle to 0"
+
+# _cg_fio CG N -- fio from inside cgroup CG, one process, the Nth 2 MiB of
+#   the device
+_cg_fio() {
+	(
+		echo "$BASHPID" > "$1/cgroup.procs" || exit 1
+		exec fio --name=bb-leak --filename="/dev/$dev" \
+			--ioengine=io_uring --hipri --direct=1 --rw=randrw \
+			--bs=4k --iodepth=16 --iodepth_batch_complete_min=4 \
+			--size=2M --offset=$(($2 * 2))M \
+			> "$BB_TMP/fio.$2.log" 2>&1
+	)
+}
+
+if [ "$BB_ERR" -eq 0 ]; then
+	_probe_trace_on
+	_watchdog_start "$dev"
+	pids=()
+	for i in $(seq "$NPROCS"); do
+		_cg_fio "${cgs[$((i - 1))]}" "$i" &
+		pids+=($!)
+	done
+	for i in $(seq "$NPROCS"); do
+		_wait_pid "${pids[$((i - 1))]}"
+		_fio_ok $? "$BB_TMP/fio.$i.log" || _fail_io "fio $i in ${cgs[$((i - 1))]##*/} failed"
+	done
+	_watchdog_stop
+	_probe_trace_off
+fi
+# After a stall nothing may freeze the queue (scheduler switch, bfq exit).
+_stalled && _show_result
+
+# batched finishes in fio's tasks (<...> where the trace lost the name)
+read -r nbfq nrq < <(awk '
+	/^#/ { next }
+	$1 ~ /^(fio|iou-wrk-[0-9]+|<\.\.\.>)-[0-9]+$/ && / bfq:/ {
+		n = $0; sub(/.*nr=/, "", n); f++; r += n }
+	END { print f + 0, r + 0 }' "$BB_TRACEFS/trace")
+_probe_trace_stop
+charged=0
+for cg in "${cgs[@]}"; do
+	grep -q "^$devno " "$cg/io.stat" && charged=$((charged + 1))
+done
+_log "bfq: $nbfq bfq_finish_requests calls by fio for $nrq requests;" \
+     "$charged of $NPROCS cgroups charged with I/O to $devno"
+
+# The fio subshells have exited and been reaped: the cgroups are empty.
+for cg in "${cgs[@]}"; do
+	if [ -n "$(cat "$cg/cgroup.procs")" ]; then
+		_fail "${cg##*/} still has tasks: $(tr '\n' ' ' < "$cg/cgroup.procs")"
+	elif ! rmdir "$cg"; then
+		_fail "cannot remove cgroup ${cg##*/}"
+	fi
+done
+# bfq's exit frees what bfq itself still holds: what stays is leaked.
+_set_sched "$dev" none || _fail "cannot switch from bfq to none"
+t0=$(_now)
+for _ in $(seq "$FREE_SECS"); do
+	dying=$(_cg_dying "$parent")
+	[ "$dying" -le "$dying0" ] && break
+	sleep 1
+done
+_log "$((dying - dying0)) of $NPROCS removed cgroups dying" \
+     "$(($(_now) - t0)) s after bfq -> none"
+if [ "$dying" -gt "$dying0" ]; then
+	_fail "$((dying - dying0)) of $NPROCS removed cgroups still dying" \
+	      "after $FREE_SECS s: their blkgs are held (a leaked bfq_queue" \
+	      "reference?)"
+elif [ "$nbfq" -eq 0 ]; then
+	_skip_later "bfq finished no batch: polling batched nothing"
+elif [ "$charged" -lt "$NPROCS" ]; then
+	_skip_later "only $charged of $NPROCS cgroups were charged with I/O" \
+		    "to $devno: bfq queued the rest elsewhere"
+fi
+_check_idle none "$dev"
+_show_result
