@@ -1,15 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# No reference left behind by bfq's batched finish.  With the series bfq
+# No reference left behind by bfq's batched finish.  bfq now
 # finishes the requests of a completion batch in bfq_finish_requests():
 # each request drops the reference it holds on its bfq_queue there.  A put
 # skipped, or done on another request's queue, leaks a bfq_queue, and a
 # bfq_queue pins its bfq_group, whose blkg pins its cgroup: once removed,
 # that cgroup stays dying for good (cgroup.stat nr_dying_descendants).
 # (Slab object counts of bfq_queue, bfq_io_cq and io_context would show
-# the leak too, but a kernel with SLUB_TINY, as the block-batch test
-# guest's tinyconfig-based one, counts no slab objects in /proc/slabinfo.)
+# the leak too, but a kernel with SLUB_TINY, as one built from tinyconfig,
+# counts no slab objects in /proc/slabinfo.)
 #
 # Device: a null_blk that keeps no data, one submit and one poll queue,
 # under bfq without idling (slice_idle 0).  Six short-lived fio processes
@@ -18,9 +18,9 @@
 # their own range; once they have exited, the child cgroups are removed
 # and the device switches to none.
 # Fails when fio fails or stalls, when a removed child cgroup is still
-# dying 60 s later (its blkg is held: a bfq_queue, or another reference to
-# it, leaked; a correct kernel frees them within seconds), or when a tag is
-# not back once idle (_check_idle).
+# dying after 60 looks a second apart (its blkg is held: a bfq_queue, or
+# another reference to it, leaked; else they are freed at once), or when
+# a tag is not back once idle (_check_idle).
 # Skips when the kernel has no cgroup2 io controller, no kprobe events or
 # no bfq_finish_requests(), when polling made no batched finish through
 # bfq, or when the I/O was not charged to the child cgroups.
@@ -141,12 +141,13 @@ for _ in $(seq "$FREE_SECS"); do
 	[ "$dying" -le "$dying0" ] && break
 	sleep 1
 done
-_log "$((dying - dying0)) of $NPROCS removed cgroups dying" \
-     "$(($(_now) - t0)) s after bfq -> none"
+secs=$(($(_now) - t0))
+_log "$((dying - dying0)) of $NPROCS removed cgroups dying $secs s after" \
+     "bfq -> none"
 if [ "$dying" -gt "$dying0" ]; then
 	_fail "$((dying - dying0)) of $NPROCS removed cgroups still dying" \
-	      "after $FREE_SECS s: their blkgs are held (a leaked bfq_queue" \
-	      "reference?)"
+	      "after $FREE_SECS looks a second apart ($secs s): their blkgs" \
+	      "are held (a leaked bfq_queue reference?)"
 elif [ "$nbfq" -eq 0 ]; then
 	_skip_later "bfq finished no batch: polling batched nothing"
 elif [ "$charged" -lt "$NPROCS" ]; then

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A hardware queue that waits for a tag is restarted by a completion batch.
-# With the series, a completion batch (blk_mq_end_request_batch()) also
-# ends requests that hold scheduler tags; it gives back their scheduler
-# tags and driver tags in one go (blk_mq_flush_tag_batch()), which must wake
-# the tasks sleeping for a scheduler tag and restart a hw queue marked
+# A completion batch (blk_mq_end_request_batch()) now also ends requests
+# that hold scheduler tags; it gives back their scheduler tags and driver
+# tags in one go (blk_mq_flush_tag_batch()), which must wake the tasks
+# sleeping for a scheduler tag and restart a hw queue marked
 # SCHED_RESTART (blk_mq_sched_restart()): with unshared tags, a dispatch
 # that finds no driver tag parks its requests on the hctx's dispatch list
 # and waits for exactly that restart, and when every request completes by
@@ -94,8 +94,8 @@ for sched in $scheds; do
 	_probe_trace_on
 	_watchdog_start "$dev"
 	_fio_verify "$dev" io_uring --hipri --rw=randrw --numjobs=2 \
-		--iodepth=32 --iodepth_batch_complete_min=4 --size=8M \
-		--offset_increment=8M --verify=0 --do_verify=0 ||
+		--iodepth=32 --iodepth_batch_complete_min=4 --size=4M \
+		--offset_increment=4M --verify=0 --do_verify=0 ||
 		_fail_io "$sched: polled fio with scheduler tags exhausted failed"
 	_watchdog_stop
 	_probe_trace_off
@@ -122,7 +122,10 @@ for sched in $scheds; do
 	_check_idle "$sched" "$dev"
 	if [ "$nb" -eq 0 ]; then
 		_skip_later "$sched: polling made no completion batch"
-	elif [ "$nm" -gt 0 ] && [ "$nr_b" -eq 0 ] && [ "$lost" -eq 0 ]; then
+	elif [ "$lost" -gt 0 ]; then
+		_skip_later "$sched: the trace lost $lost events: restarts" \
+			    "not counted"
+	elif [ "$nm" -gt 0 ] && [ "$nr_b" -eq 0 ]; then
 		_fail "$sched: SCHED_RESTART set $nm times, but no completion" \
 		      "batch restarted the hw queue"
 	elif [ "$nw" -eq 0 ] || [ "$nm" -eq 0 ]; then
