@@ -17,10 +17,10 @@
 # its own child cgroup of a parent cgroup of the test, read and write
 # their own range; once they have exited, the child cgroups are removed
 # and the device switches to none.
-# Fails when fio fails or stalls, when a removed child cgroup is still
-# dying after 60 looks a second apart (its blkg is held: a bfq_queue, or
-# another reference to it, leaked; else they are freed at once), or when
-# a tag is not back once idle (_check_idle).
+# Fails when fio fails or stalls, when removed child cgroups stay dying
+# through 60 looks a second apart that free none of them (a blkg is held:
+# a bfq_queue, or another reference to it, leaked; else they are freed
+# at once), or when a tag is not back once idle (_check_idle).
 # Skips when the kernel has no cgroup2 io controller, no kprobe events or
 # no bfq_finish_requests(), when polling made no batched finish through
 # bfq, or when the I/O was not charged to the child cgroups.
@@ -135,10 +135,16 @@ for cg in "${cgs[@]}"; do
 done
 # bfq's exit frees what bfq itself still holds: what stays is leaked.
 _set_sched "$dev" none || _fail "cannot switch from bfq to none"
+# Progress, not time: every cgroup freed restarts the count of looks, so
+# a slow machine that frees them one by one is waited for; a leak frees
+# none of the rest.
 t0=$(_now)
-for _ in $(seq "$FREE_SECS"); do
+still=0 last=
+while [ "$still" -lt "$FREE_SECS" ]; do
 	dying=$(_cg_dying "$parent")
 	[ "$dying" -le "$dying0" ] && break
+	[ "$dying" = "$last" ] && still=$((still + 1)) || still=0
+	last=$dying
 	sleep 1
 done
 secs=$(($(_now) - t0))
@@ -146,8 +152,8 @@ _log "$((dying - dying0)) of $NPROCS removed cgroups dying $secs s after" \
      "bfq -> none"
 if [ "$dying" -gt "$dying0" ]; then
 	_fail "$((dying - dying0)) of $NPROCS removed cgroups still dying" \
-	      "after $FREE_SECS looks a second apart ($secs s): their blkgs" \
-	      "are held (a leaked bfq_queue reference?)"
+	      "after $FREE_SECS looks a second apart freed none ($secs s):" \
+	      "their blkgs are held (a leaked bfq_queue reference?)"
 elif [ "$nbfq" -eq 0 ]; then
 	_skip_later "bfq finished no batch: polling batched nothing"
 elif [ "$charged" -lt "$NPROCS" ]; then
