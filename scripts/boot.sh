@@ -10,7 +10,7 @@
 # with its whole group.
 #
 # usage: boot.sh [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-t TIMEOUT]
-#                [-x APPEND]... [-d KIND:IMG[,queues=N][,nonrot]]... [-n]
+#                [-x APPEND]... [-d KIND:IMG[,queues=N][,nonrot][,ns=IMG]]... [-n]
 #                BZIMAGE INITRAMFS LOG
 #   -q QEMU     QEMU binary or wrapper (default qemu-system-x86_64)
 #   -a ACCEL    tcg (default: KVM hangs on the 2-core hosts) or kvm
@@ -22,7 +22,12 @@
 #   -d DISK     a scratch disk on the image IMG (its data is destroyed):
 #               nvme         QEMU's NVMe controller, serial "bbnvme" (the
 #                            second "bbnvme2", ...), IMG its namespace;
-#                            queues=N I/O queue pairs
+#                            queues=N I/O queue pairs; ns=IMG2 a second
+#                            namespace (nsid 2) on IMG2, each further ns=
+#                            the next: namespaces that share the
+#                            controller's queues, so one completion batch
+#                            (its interrupt handler's) holds requests of
+#                            several request queues
 #               virtio-scsi  a SCSI disk, model "bbscratch", on virtio-scsi;
 #                            queues=N request queues
 #               megasas      a SCSI disk, model "bbscratch", on QEMU's LSI
@@ -45,9 +50,9 @@ posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || bad "$1 '$2': not a positive number"; }
 # as -d SPEC, to dev_args (and the kernel options it needs to disk_append)
 nr_nvme=0
 disk_args() {
-	local n=$1 kind=${2%%:*} img opts o queues= nonrot=
+	local n=$1 kind=${2%%:*} img opts o queues= nonrot= ns=() i
 
-	[ "$kind" != "$2" ] || bad "-d '$2': KIND:IMG[,queues=N][,nonrot]"
+	[ "$kind" != "$2" ] || bad "-d '$2': KIND:IMG[,queues=N][,nonrot][,ns=IMG]"
 	img=${2#*:} && img=${img%%,*}
 	opts=${2#*:} && opts=${opts#"$img"}
 	[ -n "$img" ] || bad "-d '$2': no image"
@@ -56,7 +61,10 @@ disk_args() {
 		case $o in
 		queues=*) queues=${o#queues=}; posint "-d $kind: queues" "$queues" ;;
 		nonrot) nonrot=1 ;;
-		*) bad "-d '$2': unknown option '$o' (queues=N, nonrot)" ;;
+		ns=?*)
+			[ -w "${o#ns=}" ] || bad "-d '$2': cannot write ${o#ns=}"
+			ns+=("${o#ns=}") ;;
+		*) bad "-d '$2': unknown option '$o' (queues=N, nonrot, ns=IMG)" ;;
 		esac
 	done
 	dev_args+=(-drive "file=$img,if=none,id=bbdisk$n,format=raw")
@@ -64,7 +72,16 @@ disk_args() {
 	nvme)
 		[ -z "$nonrot" ] || bad "-d '$2': nonrot is for SCSI disks"
 		nr_nvme=$((nr_nvme + 1))
-		dev_args+=(-device "nvme,serial=bbnvme${nr_nvme#1},drive=bbdisk$n${queues:+,max_ioqpairs=$queues}")
+		if [ ${#ns[@]} -eq 0 ]; then
+			dev_args+=(-device "nvme,serial=bbnvme${nr_nvme#1},drive=bbdisk$n${queues:+,max_ioqpairs=$queues}")
+		else
+			dev_args+=(-device "nvme,id=bbnvme$n,serial=bbnvme${nr_nvme#1}${queues:+,max_ioqpairs=$queues}"
+				   -device "nvme-ns,drive=bbdisk$n,bus=bbnvme$n,nsid=1")
+			for i in "${!ns[@]}"; do
+				dev_args+=(-drive "file=${ns[i]},if=none,id=bbdisk${n}n$((i + 2)),format=raw"
+					   -device "nvme-ns,drive=bbdisk${n}n$((i + 2)),bus=bbnvme$n,nsid=$((i + 2))")
+			done
+		fi
 		# QEMU's emulated NVMe under TCG once kept its INTx line
 		# asserted during a controller reset (test_quiesce_02,
 		# 2026-11-23, commit f28ff85): "irq 11: nobody cared", a stack
@@ -73,6 +90,7 @@ disk_args() {
 		# interrupt that matters still shows as a stall or a timeout.
 		disk_append=" noirqdebug" ;;
 	virtio-scsi|megasas)
+		[ ${#ns[@]} -eq 0 ] || bad "-d '$2': ns= is for NVMe"
 		if [ $kind = virtio-scsi ]; then
 			dev_args+=(-device "virtio-scsi-pci,id=bbhba$n${queues:+,num_queues=$queues}")
 		else

@@ -264,7 +264,7 @@ for m in "${sel[@]}"; do
 	rc=$?
 	took[$m]=$(( $(date +%s) - t0 ))
 	echo "# test.sh exit status $rc after ${took[$m]}s" >> "$log"
-	rm -f "$dir/nvme.img"
+	rm -f "$dir/nvme.img" "$dir/nvme-ns2.img"
 	result[$m]=$(classify "$log" "$dir")
 	failing[$m]=$(tap_short "$log")
 	info "  ${result[$m]} (test.sh rc=$rc, ${took[$m]}s)"

@@ -11,7 +11,8 @@ GUEST_APPEND="loglevel=6 oops=panic scsi_debug.add_host=0 scsi_debug.dev_size_mb
 
 # guest_disks DIR TIER -- make the disk images in DIR and set disks to the
 # boot.sh options (-d KIND:IMG...) that attach them: an NVMe controller with
-# four I/O queue pairs (the reset stress, test_drivers_01), a virtio-scsi
+# four I/O queue pairs (the reset stress, test_drivers_01) and two
+# namespaces (test_complete_02: completion batches of two queues), a virtio-scsi
 # disk with two request queues and, but in the CI tier, a MegaRAID disk
 # (test_drivers_01, which finds the SCSI ones by their model "bbscratch").
 # The CI tier leaves out the MegaRAID disk: test_drivers_01 then tests two
@@ -21,7 +22,8 @@ guest_disks() {
 	local dir=$1 tier=$2
 
 	truncate -s 256M "$dir/nvme.img" "$dir/vscsi.img" || return 1
-	disks=(-d "nvme:$dir/nvme.img,queues=4" -d "virtio-scsi:$dir/vscsi.img,queues=2")
+	truncate -s 64M "$dir/nvme-ns2.img" || return 1
+	disks=(-d "nvme:$dir/nvme.img,queues=4,ns=$dir/nvme-ns2.img" -d "virtio-scsi:$dir/vscsi.img,queues=2")
 	[ "$tier" = ci ] && return 0
 	truncate -s 256M "$dir/megasas.img" || return 1
 	disks+=(-d "megasas:$dir/megasas.img")

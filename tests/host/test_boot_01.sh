@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The one QEMU launcher (scripts/boot.sh) and its scratch disks, for both
-# kinds of guest: the test guest gets the NVMe and virtio-scsi disks (and
-# MegaRAID but in the CI tier) with their queues, the benchmark guest the
-# disk run-guests.sh is given; bad disks are refused; a guest past its
-# timeout, or whose launcher is terminated, is killed.
+# kinds of guest: the test guest gets the NVMe (two namespaces) and
+# virtio-scsi disks (and MegaRAID but in the CI tier) with their queues,
+# the benchmark guest the disk run-guests.sh is given; bad disks are
+# refused; a guest past its timeout, or whose launcher is terminated, is
+# killed.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/testlib/guest.sh"
 
@@ -18,7 +19,10 @@ for tier in ci full; do
 	guest_disks "$T/$tier" $tier || fail "guest_disks $tier failed"
 	line=$("$TOP/scripts/boot.sh" -n "${disks[@]}" -x "$GUEST_APPEND bb.mode=test" \
 		"$T/k" "$T/i" "$T/log") || fail "boot.sh -n refused the test guest's disks"
-	has "$line" "-device nvme,serial=bbnvme,drive=bbdisk0,max_ioqpairs=4" "NVMe with 4 queue pairs ($tier)"
+	has "$line" "-device nvme,id=bbnvme0,serial=bbnvme,max_ioqpairs=4 -device nvme-ns,drive=bbdisk0,bus=bbnvme0,nsid=1 " \
+		"NVMe with 4 queue pairs ($tier)"
+	has "$line" "-drive file=$T/$tier/nvme-ns2.img,if=none,id=bbdisk0n2,format=raw -device nvme-ns,drive=bbdisk0n2,bus=bbnvme0,nsid=2 " \
+		"second NVMe namespace ($tier)"
 	has "$line" "-device virtio-scsi-pci,id=bbhba1,num_queues=2 -device scsi-hd,drive=bbdisk1,bus=bbhba1.0,product=bbscratch " \
 		"virtio-scsi disk with 2 queues ($tier)"
 	has "$line" "file=$T/$tier/nvme.img," "NVMe image ($tier)"
@@ -55,6 +59,8 @@ echo "ok: the benchmark guest: run-guests.sh -d, -s, -x through the launcher"
 # --- bad disks: a clear message before any guest ---------------------------
 expect_fail "KIND is nvme, virtio-scsi or megasas, not 'sata'" \
 	"$TOP/scripts/boot.sh" -n -d "sata:$T/d.img" "$T/k" "$T/i" "$T/log"
+expect_fail "ns= is for NVMe" \
+	"$TOP/scripts/boot.sh" -n -d "virtio-scsi:$T/d.img,ns=$T/d.img" "$T/k" "$T/i" "$T/log"
 expect_fail "megasas has one queue" \
 	"$TOP/scripts/boot.sh" -n -d "megasas:$T/d.img,queues=2" "$T/k" "$T/i" "$T/log"
 expect_fail "cannot write $T/nope.img" \
