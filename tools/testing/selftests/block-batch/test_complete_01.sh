@@ -57,8 +57,7 @@ done
 # finishes the requests of a batch one lock hold each (a failure, reported
 # after the other schedulers were tested).
 no_bfq_batch=0
-if [[ " $scheds " = *" bfq "* ]] &&
-   ! awk '$3 == "bfq_finish_requests" { f = 1 } END { exit !f }' /proc/kallsyms; then
+if [[ " $scheds " = *" bfq "* ]] && ! _ksym_present bfq_finish_requests; then
 	no_bfq_batch=1
 	scheds=${scheds% bfq}
 fi
@@ -69,52 +68,39 @@ for p in "${PROBES[@]}"; do
 	esac
 	probes+=("$p")
 done
-trap _probe_trace_stop EXIT
-_probe_trace_start 4096 "$GROUP" "${probes[@]}"
+_ctrace_start "$GROUP" "${probes[@]}"
 
 # other disks under bfq: their bfq_finish_request() calls would count too
 other_bfq=$(grep -l '\[bfq\]' /sys/block/*/queue/scheduler 2>/dev/null |
 	sed 's|^/sys/block/||; s|/queue/scheduler$||' | grep -vx "$dev" | paste -sd' ')
 
-# null_blk allocates a memory-backed device's pages on first write, with
-# GFP_NOIO, which may sleep: from ->poll(), under iocb_bio_iopoll()'s
-# rcu_read_lock(), that is a "sleeping function called from invalid
-# context" splat (null_blk's own, which the series does not change).
-# Write the whole range once without polling, so that polled writes find
-# their pages.
-fio --name=bb-prefill --filename="/dev/$dev" --ioengine=psync --direct=1 \
-	--rw=write --bs=1M --size=64M > "$BB_TMP/fio-prefill.log" 2>&1 ||
-	_fail "cannot write $dev once without polling"
+_nullb_prefill "$dev" 64M || _fail "cannot write $dev once without polling"
 
 tested=0 control=0
 for sched in $scheds; do
 	[ "$BB_ERR" -eq 0 ] || break
 	_set_sched "$dev" "$sched" || { _fail "cannot select $sched"; continue; }
-	read -ra st0 < "/sys/block/$dev/stat"
-	_probe_trace_on
+	read -r ios0 merges0 < <(_stat_ios "$dev")
+	_ctrace_on
 	_watchdog_start "$dev"
 	_fio_verify "$dev" io_uring --hipri --iodepth=48 --size=16M \
 		--offset_increment=16M --iodepth_batch_complete_min=8 ||
 		_fail_io "$sched: fio write+verify with polled completions failed"
 	_watchdog_stop
-	_probe_trace_off
-	read -ra st1 < "/sys/block/$dev/stat"
+	_ctrace_off
+	read -r ios merges < <(_stat_ios "$dev")
 	_stalled && break
-	ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
-	merges=$(( st1[1] + st1[5] - st0[1] - st0[5] ))
+	ios=$((ios - ios0)) merges=$((merges - merges0))
 	lost=$(_trace_lost)
 	# "TASK-PID [CPU] FLAGS TIME: EVENT: ...": batches in fio's own tasks
 	# (<...> where the trace lost the task's name), where the poller ends
-	# the batch it reaped; batches and batched bfq calls in task context
-	# only (FLAGS' third character, hardirq/softirq, is ".")
-	read -r nb nbfq nrq maxnr n1 < <(awk '
-		/^#/ { next }
-		{ task = (length($3) >= 4 && substr($3, 3, 1) == ".") }
-		task && $1 ~ /^(fio|<\.\.\.>)-[0-9]+$/ && / batch:/ { b++ }
-		task && / bfq:/ { n = $0; sub(/.*nr=/, "", n); n += 0
-				  f++; r += n; if (n > m) m = n }
-		/ bfq1:/ { one++ }
-		END { print b + 0, f + 0, r + 0, m + 0, one + 0 }' "$BB_TRACEFS/trace")
+	# the batch it reaped, in task context (FLAGS' third character,
+	# hardirq/softirq, is ".")
+	nb=$(awk '/^#/ { next }
+		  length($3) >= 4 && substr($3, 3, 1) == "." &&
+		  $1 ~ /^(fio|<\.\.\.>)-[0-9]+$/ && / batch:/ { b++ }
+		  END { print b + 0 }' "$BB_TRACEFS/trace")
+	read -r nbfq nrq maxnr n1 < <(_bfq_finish_counts)
 	_log "$sched: $ios requests completed, $merges merges," \
 	     "$nb completion batches ended by fio, $nbfq bfq_finish_requests" \
 	     "calls for $nrq requests (at most $maxnr)," \
@@ -127,12 +113,7 @@ for sched in $scheds; do
 			_fail "$sched: no completion batch: requests with" \
 			      "scheduler tags were completed one by one"
 		if [ "$sched" = bfq ]; then
-			[ "$nbfq" -gt 0 ] ||
-				_fail "bfq: completion batches never reached" \
-				      "bfq_finish_requests()"
-			[ "$maxnr" -le 32 ] ||
-				_fail "bfq: $maxnr requests finished under one" \
-				      "lock hold (more than 32)"
+			_bfq_batch_sizes bfq "$nbfq" "$maxnr"
 			[ "$maxnr" -gt 1 ] ||
 				_fail "bfq: never more than one request per" \
 				      "bfq_finish_requests() call"
@@ -142,16 +123,8 @@ for sched in $scheds; do
 			elif [ "$lost" -gt 0 ]; then
 				_skip_later "bfq: the trace lost $lost events:" \
 					    "finished requests not counted"
-			elif [ "$ios" -eq 0 ]; then
-				_fail "bfq: no completed request in" \
-				      "/sys/block/$dev/stat (iostats off?)"
-			elif [ $((nrq + n1)) -lt "$ios" ]; then
-				_fail "bfq: $ios requests completed, but only" \
-				      "$((nrq + n1)) finished by bfq"
-			elif [ $((nrq + n1)) -gt $((ios + merges)) ]; then
-				_fail "bfq: $((nrq + n1)) requests finished," \
-				      "more than the $ios completed and" \
-				      "$merges merged: some finished twice"
+			else
+				_bfq_finished_once bfq "$dev" "$ios" "$merges" $((nrq + n1))
 			fi
 		elif [ "$nbfq" -gt 0 ]; then
 			_fail "$sched: bfq_finish_requests() called $nbfq times"
@@ -160,7 +133,7 @@ for sched in $scheds; do
 	fi
 	_check_idle "$sched" "$dev"
 done
-_probe_trace_stop
+_ctrace_stop
 
 [ $no_bfq_batch -eq 0 ] ||
 	_fail "bfq has no bfq_finish_requests(): it finishes a completion" \

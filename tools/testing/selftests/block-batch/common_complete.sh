@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Completion batches (blk_mq_end_request_batch()) and the elevator's part
+# of them, counted with kprobes: the test_complete_* tests.
+# Sourced by test_common.sh.
+
+# _ksym_present NAME -- the kernel (or a loaded module) has function NAME
+_ksym_present() {
+	awk -v f="$1" '$3 == f { found = 1 } END { exit !found }' /proc/kallsyms
+}
+
+# _nullb_prefill DEV SIZE -- write DEV's first SIZE once without polling.
+#   null_blk allocates a memory-backed device's pages on first write, with
+#   GFP_NOIO, which may sleep: from ->poll(), under iocb_bio_iopoll()'s
+#   rcu_read_lock(), that is a "sleeping function called from invalid
+#   context" splat (null_blk's own, which the series does not change).
+#   Written once, polled writes find their pages.
+_nullb_prefill() {
+	fio --name=bb-prefill --filename="/dev/$1" --ioengine=psync --direct=1 \
+		--rw=write --bs=1M --size="$2" > "$BB_TMP/fio-prefill.log" 2>&1
+}
+
+# _ctrace_start GROUP PROBE... -- the kprobes of _kprobes_add, a 4 MiB
+#   ring buffer per CPU and the context flags of each event after its CPU
+#   (irq-info: irqs-off, need-resched, hardirq/softirq, ...), all undone by
+#   _ctrace_stop, also on exit (the runner's timeout sends SIGTERM).  Skips
+#   when a probe cannot be added.  A probe of a module's function needs
+#   the module loaded first.
+_ctrace_start() {
+	local fn
+
+	BB_CT_GROUP=$1
+	shift
+	BB_CT_PROBES=("$@")
+	BB_CT_TRACING_ON=$(cat "$BB_TRACEFS/tracing_on")
+	trap _ctrace_stop EXIT
+	if ! fn=$(_kprobes_add "$BB_CT_GROUP" "${BB_CT_PROBES[@]}"); then
+		_ctrace_stop
+		_skip "cannot probe $fn: no such function in this kernel" \
+		      "(inlined?), or its arguments cannot be fetched"
+	fi
+	BB_CT_BUF_KB=$(_trace_buf_kb)
+	echo 4096 > "$BB_TRACEFS/buffer_size_kb"
+	BB_CT_IRQ_INFO=$(cat "$BB_TRACEFS/options/irq-info")
+	echo 1 > "$BB_TRACEFS/options/irq-info"
+}
+
+# _ctrace_on -- an empty trace, then the events of _ctrace_start recorded
+_ctrace_on() {
+	echo > "$BB_TRACEFS/trace"
+	echo 1 > "$BB_TRACEFS/events/$BB_CT_GROUP/enable"
+	echo 1 > "$BB_TRACEFS/tracing_on"
+}
+
+# _ctrace_off -- no more events; the trace stays for reading
+_ctrace_off() {
+	echo 0 > "$BB_TRACEFS/tracing_on"
+	echo 0 > "$BB_TRACEFS/events/$BB_CT_GROUP/enable"
+}
+
+# _ctrace_stop -- the kprobes gone and the trace settings as they were;
+#   does nothing a second time
+_ctrace_stop() {
+	[ -n "${BB_CT_GROUP:-}" ] || return 0
+	echo 0 > "$BB_TRACEFS/tracing_on"
+	[ -z "${BB_CT_BUF_KB:-}" ] ||
+		echo "$BB_CT_BUF_KB" > "$BB_TRACEFS/buffer_size_kb"
+	[ -z "${BB_CT_IRQ_INFO:-}" ] ||
+		echo "$BB_CT_IRQ_INFO" > "$BB_TRACEFS/options/irq-info"
+	_kprobes_del "$BB_CT_GROUP" "${BB_CT_PROBES[@]}"
+	echo > "$BB_TRACEFS/trace"
+	[ -z "${BB_CT_TRACING_ON:-}" ] ||
+		echo "$BB_CT_TRACING_ON" > "$BB_TRACEFS/tracing_on"
+	BB_CT_GROUP='' BB_CT_BUF_KB='' BB_CT_IRQ_INFO=''
+}
+
+# _bfq_finish_counts [Q] -- from the trace of _ctrace_start's events "bfq"
+#   (bfq_finish_requests(), with nr=) and "bfq1" (bfq_finish_request()):
+#   "CALLS REQUESTS MAX SINGLES", the bfq_finish_requests() calls, the
+#   requests they finished, the most in one call, and the
+#   bfq_finish_request() calls.  With Q, only the events whose q= field
+#   is Q (the request queue of the first request handed to bfq).
+_bfq_finish_counts() {
+	awk -v q="${1:-}" '
+		/^#/ { next }
+		q != "" && index($0 " ", " q=" q " ") == 0 { next }
+		/ bfq:/ { n = $0; sub(/.*nr=/, "", n); n += 0
+			  f++; r += n; if (n > m) m = n }
+		/ bfq1:/ { one++ }
+		END { print f + 0, r + 0, m + 0, one + 0 }' "$BB_TRACEFS/trace"
+}
+
+# _bfq_batch_sizes WHAT CALLS MAX -- bfq_finish_requests() was called
+#   (CALLS times) and never handed more than 32 requests (MAX at most)
+_bfq_batch_sizes() {
+	local what=$1 calls=$2 max=$3
+
+	[ "$calls" -gt 0 ] ||
+		_fail "$what: completion batches never reached bfq_finish_requests()"
+	[ "$max" -le 32 ] ||
+		_fail "$what: $max requests finished under one lock hold (more than 32)"
+}
+
+# _bfq_finished_once WHAT DEV IOS MERGES FINISHED -- bfq finished each of
+#   the IOS requests DEV completed (its stat) once: FINISHED requests
+#   (batched and single finishes) are at least IOS, and at most IOS plus
+#   the MERGES (a merged request is freed through bfq too)
+_bfq_finished_once() {
+	local what=$1 dev=$2 ios=$3 merges=$4 fin=$5
+
+	if [ "$ios" -eq 0 ]; then
+		_fail "$what: no completed request in /sys/block/$dev/stat (iostats off?)"
+	elif [ "$fin" -lt "$ios" ]; then
+		_fail "$what: $ios requests completed, but only $fin finished by bfq"
+	elif [ "$fin" -gt $((ios + merges)) ]; then
+		_fail "$what: $fin requests finished, more than the $ios completed" \
+		      "and $merges merged: some finished twice"
+	fi
+}
+
+# _stat_ios DEV -- "READS+WRITES MERGES" completed by DEV so far (its stat)
+_stat_ios() {
+	local st
+
+	read -ra st < "/sys/block/$1/stat"
+	echo "$((st[0] + st[4])) $((st[1] + st[5]))"
+}
