@@ -21,15 +21,16 @@ _sched_switch_loop() {
 	_stress_end
 }
 
-# _fio_verify DEV ENGINE [fio option]...
-#   Several jobs write disjoint ranges with crc32c verify, then read back.
+# _fio_verify DEV[:DEV...] ENGINE [fio option]...
+#   Several jobs write disjoint ranges with crc32c verify, then read back;
+#   with several DEVs, each job's I/O goes round them (fio's file list).
 #   fio runs in the background and is waited for with _wait_pid, so that a
 #   stalled fio (see _watchdog_start) never blocks the test itself.
 _fio_verify() {
 	local dev=$1 engine=$2 rc
 	shift 2
 
-	fio --name=bb-verify --filename="/dev/$dev" --ioengine="$engine" \
+	fio --name=bb-verify --filename="/dev/${dev//:/:\/dev\/}" --ioengine="$engine" \
 		--direct=1 --rw=randwrite --bs=4k --iodepth=16 \
 		--numjobs=4 --size=32M --offset_increment=32M \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 \
