@@ -374,3 +374,13 @@ _scratch_nvme() {
 			echo "$b"
 	done
 }
+
+# _scratch_nvme_by_ctrl -- "CTRL NS" for each namespace of _scratch_nvme:
+#   namespaces of one controller share its queues
+_scratch_nvme_by_ctrl() {
+	local ns
+
+	_scratch_nvme | while read -r ns; do
+		echo "$(_nvme_ns_ctrls "$ns" | head -n1) $ns"
+	done
+}

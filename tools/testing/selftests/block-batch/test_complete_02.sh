@@ -53,16 +53,10 @@ _require_kprobes
 [ "$(getconf LONG_BIT 2>/dev/null || echo 64)" = 64 ] ||
 	_skip "the probes fetch 64-bit pointers"
 
-# _nvme_ns_pair -- two namespaces of the first scratch NVMe controller
-#   (_scratch_nvme) that has two
-_nvme_ns_pair() {
-	_scratch_nvme | while read -r ns; do
-		echo "$(_nvme_ns_ctrls "$ns" | head -n1) $ns"
-	done | awk '{ n[$1]++; l[$1] = l[$1] " " $2 }
-		    n[$1] == 2 { print substr(l[$1], 2); exit }'
-}
-
-read -r dev_a dev_b < <(_nvme_ns_pair)
+# two namespaces of the first scratch NVMe controller that has two
+read -r dev_a dev_b < <(_scratch_nvme_by_ctrl |
+	awk '{ n[$1]++; l[$1] = l[$1] " " $2 }
+	     n[$1] == 2 { print substr(l[$1], 2); exit }')
 [ -n "$dev_b" ] ||
 	_skip "no scratch NVMe controller with two namespaces (QEMU -device" \
 	      "nvme,serial=bbnvme with two nvme-ns)"

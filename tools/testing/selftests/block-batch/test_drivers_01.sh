@@ -11,7 +11,7 @@
 # The disks' data is destroyed.  Used only: SCSI disks whose model starts
 # with "bbscratch" (QEMU's -device scsi-hd,product=bbscratch, which
 # a test VM attaches behind megasas-gen2 and virtio-scsi-pci) and
-# namespaces of QEMU's NVMe controller with serial "bbnvme"
+# the first namespace of QEMU's NVMe controllers with serial "bbnvme"
 # (a test VM's scratch drive), or the disks named in BB_SCRATCH_DEVS
 # ("sdb nvme1n1": real hardware).  A disk that is mounted (by device
 # number, so /dev/root too), swap or held is refused.  No scratch disk is
@@ -56,7 +56,9 @@ _scratch_disks() {
 			     "no scratch disk (model not bbscratch*)" >&2
 		fi
 	done
-	_scratch_nvme
+	# one namespace per controller: a second one shares the first's
+	# queues and driver paths
+	_scratch_nvme_by_ctrl | awk '!seen[$1]++ { print $2 }'
 }
 
 mapfile -t disks < <(_scratch_disks)
