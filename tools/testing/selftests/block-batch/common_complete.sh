@@ -20,61 +20,7 @@ _nullb_prefill() {
 		--rw=write --bs=1M --size="$2" > "$BB_TMP/fio-prefill.log" 2>&1
 }
 
-# _ctrace_start GROUP PROBE... -- the kprobes of _kprobes_add, a 4 MiB
-#   ring buffer per CPU and the context flags of each event after its CPU
-#   (irq-info: irqs-off, need-resched, hardirq/softirq, ...), all undone by
-#   _ctrace_stop, also on exit (the runner's timeout sends SIGTERM).  Skips
-#   when a probe cannot be added.  A probe of a module's function needs
-#   the module loaded first.
-_ctrace_start() {
-	local fn
-
-	BB_CT_GROUP=$1
-	shift
-	BB_CT_PROBES=("$@")
-	BB_CT_TRACING_ON=$(cat "$BB_TRACEFS/tracing_on")
-	trap _ctrace_stop EXIT
-	if ! fn=$(_kprobes_add "$BB_CT_GROUP" "${BB_CT_PROBES[@]}"); then
-		_ctrace_stop
-		_skip "cannot probe $fn: no such function in this kernel" \
-		      "(inlined?), or its arguments cannot be fetched"
-	fi
-	BB_CT_BUF_KB=$(_trace_buf_kb)
-	echo 4096 > "$BB_TRACEFS/buffer_size_kb"
-	BB_CT_IRQ_INFO=$(cat "$BB_TRACEFS/options/irq-info")
-	echo 1 > "$BB_TRACEFS/options/irq-info"
-}
-
-# _ctrace_on -- an empty trace, then the events of _ctrace_start recorded
-_ctrace_on() {
-	echo > "$BB_TRACEFS/trace"
-	echo 1 > "$BB_TRACEFS/events/$BB_CT_GROUP/enable"
-	echo 1 > "$BB_TRACEFS/tracing_on"
-}
-
-# _ctrace_off -- no more events; the trace stays for reading
-_ctrace_off() {
-	echo 0 > "$BB_TRACEFS/tracing_on"
-	echo 0 > "$BB_TRACEFS/events/$BB_CT_GROUP/enable"
-}
-
-# _ctrace_stop -- the kprobes gone and the trace settings as they were;
-#   does nothing a second time
-_ctrace_stop() {
-	[ -n "${BB_CT_GROUP:-}" ] || return 0
-	echo 0 > "$BB_TRACEFS/tracing_on"
-	[ -z "${BB_CT_BUF_KB:-}" ] ||
-		echo "$BB_CT_BUF_KB" > "$BB_TRACEFS/buffer_size_kb"
-	[ -z "${BB_CT_IRQ_INFO:-}" ] ||
-		echo "$BB_CT_IRQ_INFO" > "$BB_TRACEFS/options/irq-info"
-	_kprobes_del "$BB_CT_GROUP" "${BB_CT_PROBES[@]}"
-	echo > "$BB_TRACEFS/trace"
-	[ -z "${BB_CT_TRACING_ON:-}" ] ||
-		echo "$BB_CT_TRACING_ON" > "$BB_TRACEFS/tracing_on"
-	BB_CT_GROUP='' BB_CT_BUF_KB='' BB_CT_IRQ_INFO=''
-}
-
-# _bfq_finish_counts [Q] -- from the trace of _ctrace_start's events "bfq"
+# _bfq_finish_counts [Q] -- from the trace of _probe_trace_start's events "bfq"
 #   (bfq_finish_requests(), with nr=) and "bfq1" (bfq_finish_request()):
 #   "CALLS REQUESTS MAX SINGLES", the bfq_finish_requests() calls, the
 #   requests they finished, the most in one call, and the

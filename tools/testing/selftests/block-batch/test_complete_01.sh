@@ -68,7 +68,8 @@ for p in "${PROBES[@]}"; do
 	esac
 	probes+=("$p")
 done
-_ctrace_start "$GROUP" "${probes[@]}"
+trap _probe_trace_stop EXIT
+_probe_trace_start 4096 "$GROUP" "${probes[@]}"
 
 # other disks under bfq: their bfq_finish_request() calls would count too
 other_bfq=$(grep -l '\[bfq\]' /sys/block/*/queue/scheduler 2>/dev/null |
@@ -81,13 +82,13 @@ for sched in $scheds; do
 	[ "$BB_ERR" -eq 0 ] || break
 	_set_sched "$dev" "$sched" || { _fail "cannot select $sched"; continue; }
 	read -r ios0 merges0 < <(_stat_ios "$dev")
-	_ctrace_on
+	_probe_trace_on
 	_watchdog_start "$dev"
 	_fio_verify "$dev" io_uring --hipri --iodepth=48 --size=16M \
 		--offset_increment=16M --iodepth_batch_complete_min=8 ||
 		_fail_io "$sched: fio write+verify with polled completions failed"
 	_watchdog_stop
-	_ctrace_off
+	_probe_trace_off
 	read -r ios merges < <(_stat_ios "$dev")
 	_stalled && break
 	ios=$((ios - ios0)) merges=$((merges - merges0))
@@ -133,7 +134,7 @@ for sched in $scheds; do
 	fi
 	_check_idle "$sched" "$dev"
 done
-_ctrace_stop
+_probe_trace_stop
 
 [ $no_bfq_batch -eq 0 ] ||
 	_fail "bfq has no bfq_finish_requests(): it finishes a completion" \

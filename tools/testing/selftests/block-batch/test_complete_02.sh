@@ -74,14 +74,15 @@ orig_b=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' "/sys/block/$dev_b/queue/scheduler")
 for d in "$dev_a" "$dev_b"; do
 	_set_sched "$d" none || _fail "$d: cannot select none"
 done
-_ctrace_start "$GROUP" "${PROBES[@]}"
+trap _probe_trace_stop EXIT
+_probe_trace_start 4096 "$GROUP" "${PROBES[@]}"
 
 # Each namespace's request queue, from bfq_init_queue() as bfq takes it.
-_ctrace_on
+_probe_trace_on
 for d in "$dev_a" "$dev_b"; do
 	_set_sched "$d" bfq || _fail "$d: cannot select bfq"
 done
-_ctrace_off
+_probe_trace_off
 read -r q_a q_b < <(awk '/ init:/ { sub(/.* q=/, ""); printf "%s ", $1 }' \
 		    "$BB_TRACEFS/trace")
 if [ -z "$q_b" ] || [ "$q_a" = "$q_b" ]; then
@@ -91,14 +92,14 @@ fi
 if [ "$BB_ERR" -eq 0 ]; then
 	read -r ios_a0 merges_a0 < <(_stat_ios "$dev_a")
 	read -r ios_b0 merges_b0 < <(_stat_ios "$dev_b")
-	_ctrace_on
+	_probe_trace_on
 	_watchdog_start "$dev_a" "$dev_b"
 	# 4 jobs x 4 MiB on each namespace (8 MiB a job, round the two)
 	_fio_verify "$dev_a:$dev_b" io_uring --iodepth=32 --size=8M \
 		--offset_increment=4M ||
 		_fail_io "fio write+verify on $dev_a and $dev_b failed"
 	_watchdog_stop
-	_ctrace_off
+	_probe_trace_off
 fi
 if [ "$BB_ERR" -eq 0 ] && ! _stalled; then
 	read -r ios_a merges_a < <(_stat_ios "$dev_a")
@@ -139,7 +140,7 @@ if [ "$BB_ERR" -eq 0 ] && ! _stalled; then
 		_skip_later "no completion batch held requests of both queues" \
 			    "($nb batches): nothing to split"
 fi
-_ctrace_stop
+_probe_trace_stop
 _stalled || _check_idle bfq "$dev_a" "$dev_b"
 _stalled || for d in "$dev_a:$orig_a" "$dev_b:$orig_b"; do
 	_set_sched "${d%%:*}" "${d#*:}" || _fail "${d%%:*}: cannot select ${d#*:} again"

@@ -59,12 +59,13 @@ for sched in mq-deadline bfq; do
 done
 _ksym_present bfq_finish_requests ||
 	_skip "bfq has no bfq_finish_requests(): no batched finish to switch under"
-_ctrace_start "$GROUP" "${PROBES[@]}"
+trap _probe_trace_stop EXIT
+_probe_trace_start 4096 "$GROUP" "${PROBES[@]}"
 _nullb_prefill "$dev" 32M || _fail "cannot write $dev once without polling"
 
 if [ "$BB_ERR" -eq 0 ]; then
 	_set_sched "$dev" bfq || _fail "cannot select bfq"
-	_ctrace_on
+	_probe_trace_on
 	_watchdog_start "$dev"
 	_stress_spawn switch _sched_switch_loop switch "$SWITCHES" "$dev" \
 		mq-deadline none bfq
@@ -74,7 +75,7 @@ if [ "$BB_ERR" -eq 0 ]; then
 		--offset_increment=4M --hipri --iodepth=48 \
 		--iodepth_batch_complete_min=8
 	_watchdog_stop
-	_ctrace_off
+	_probe_trace_off
 	_log "$BB_RUNS fio verify runs while switching"
 	_stress_verdict switches "$MIN_SWITCHES" inflight
 fi
@@ -101,5 +102,5 @@ if [ "$BB_ERR" -eq 0 ] && ! _stalled; then
 	sched=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' "/sys/block/$dev/queue/scheduler")
 	_check_idle "$sched" "$dev"
 fi
-_ctrace_stop
+_probe_trace_stop
 _show_result
