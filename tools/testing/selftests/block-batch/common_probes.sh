@@ -51,12 +51,19 @@ _trace_lost() {
 		     END { print o + 0 }'
 }
 
-# _kprobe_hits GROUP NAME -- how often the kprobe event GROUP/NAME fired
-#   since it was added (kprobe_profile: EVENT HITS MISSES; counted while
-#   the event is enabled, whether or not tracing_on lets it into the trace)
-_kprobe_hits() {
-	awk -v e="$2" -v ge="$1/$2" '$1 == e || $1 == ge { print $2; f = 1 }
+# _kprobe_profile GROUP NAME COLUMN -- column 2 (hits) or 3 (misses) of
+#   the kprobe event GROUP/NAME in kprobe_profile ("EVENT HITS MISSES",
+#   EVENT with or without its group); 0 when absent
+_kprobe_profile() {
+	awk -v e="$2" -v ge="$1/$2" -v c="$3" '$1 == e || $1 == ge { print $c; f = 1 }
 		END { if (!f) print 0 }' "$BB_TRACEFS/kprobe_profile"
+}
+
+# _kprobe_hits GROUP NAME -- how often the kprobe event GROUP/NAME fired
+#   since it was added (counted while the event is enabled, whether or
+#   not tracing_on lets it into the trace)
+_kprobe_hits() {
+	_kprobe_profile "$1" "$2" 2
 }
 
 # _require_tracefs -- tracefs mounted at BB_TRACEFS; skip otherwise

@@ -202,14 +202,6 @@ _plug2_classify() {
 	}' "$BB_TMP/trace.$1"
 }
 
-# _retprobe_missed -- returns of blk_mq_flush_plug_list() the kretprobe
-#   missed (kprobe_profile: EVENT HITS MISSES); a missed return would merge
-#   two flushes into one
-_retprobe_missed() {
-	awk -v e="$GROUP/${RETPROBE%% *}" '$1 == e { print $3 }' \
-		"$BB_TRACEFS/kprobe_profile"
-}
-
 _watchdog_start "$d"
 for s in mq-deadline bfq kyber; do
 	_stalled && break
@@ -229,7 +221,10 @@ for s in mq-deadline bfq kyber; do
 		     "$(cat "$BB_TMP/moves.$s.$run") moves; $dlall insertions," \
 		     "$multi flushes with more than one (at most $maxdl)," \
 		     "$nodl with none, $outside outside a flush"
-		missed=$(_retprobe_missed)
+		# returns of blk_mq_flush_plug_list() the kretprobe missed:
+		# a missed return would merge two flushes into one
+		ev=${RETPROBE%% *}
+		missed=$(_kprobe_profile "$GROUP" "${ev#r:}" 3)
 		if [ "${missed:-0}" -gt 0 ]; then
 			_skip_later "$s: the kretprobe missed $missed returns of" \
 				    "blk_mq_flush_plug_list(): flushes cannot be" \
