@@ -92,9 +92,9 @@ static void blk_mq_batch_refuses_reserved(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, blk_mq_is_reserved_rq(rq));
 
 	KUNIT_EXPECT_FALSE(test, blk_mq_add_to_batch(resv, &iob, false,
-				blk_mq_kunit_complete_batch));
+						     blk_mq_kunit_complete_batch));
 	KUNIT_EXPECT_TRUE(test, blk_mq_add_to_batch(rq, &iob, false,
-				blk_mq_kunit_complete_batch));
+						    blk_mq_kunit_complete_batch));
 	KUNIT_EXPECT_PTR_EQ(test, rq_list_peek(&iob.req_list), rq);
 
 	/* not ended: take them off the batch and free them unstarted */
@@ -126,9 +126,14 @@ static void blk_mq_batch_tags_back(struct kunit *test)
 		}
 	}
 	/* both pools are exhausted now */
-	KUNIT_EXPECT_TRUE(test, IS_ERR(blk_mq_kunit_alloc(test, 0)));
-	KUNIT_EXPECT_TRUE(test, IS_ERR(blk_mq_kunit_alloc(test,
-						BLK_MQ_REQ_RESERVED)));
+	rq = blk_mq_kunit_alloc(test, 0);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(rq));
+	if (!IS_ERR(rq))
+		blk_mq_free_request(rq);
+	rq = blk_mq_kunit_alloc(test, BLK_MQ_REQ_RESERVED);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(rq));
+	if (!IS_ERR(rq))
+		blk_mq_free_request(rq);
 
 	for (i = 0; i < BLK_MQ_KUNIT_DEPTH; i++) {
 		blk_mq_start_request(rqs[i]);
@@ -172,6 +177,7 @@ static struct kunit_suite blk_mq_kunit_suite = {
 	.exit = blk_mq_kunit_exit,
 	.test_cases = blk_mq_kunit_cases,
 };
+
 kunit_test_suite(blk_mq_kunit_suite);
 
 MODULE_DESCRIPTION("KUnit tests for blk-mq completion batches");

@@ -103,7 +103,8 @@ if [ "$BB_ERR" -eq 0 ]; then
 	done
 	for i in $(seq "$NPROCS"); do
 		_wait_pid "${pids[$((i - 1))]}"
-		_fio_ok $? "$BB_TMP/fio.$i.log" || _fail_io "fio $i in ${cgs[$((i - 1))]##*/} failed"
+		_fio_ok $? "$BB_TMP/fio.$i.log" ||
+			_fail_io "fio $i in ${cgs[$((i - 1))]##*/} failed"
 	done
 	_watchdog_stop
 	_probe_trace_off
