@@ -7,17 +7,25 @@
 # (two software queues of the one hardware queue) costs one
 # ->insert_requests() call and one queue run, not one per software queue,
 # for every elevator: kyber, which keeps its lists per hardware queue, too.
-# Device: a null_blk with one hardware queue, under mq-deadline, bfq and
-# kyber;
+# Without an elevator the split by software queue stays:
+# blk_mq_insert_requests() takes the requests of one software queue.
+# Devices: a null_blk with one hardware queue, under mq-deadline, bfq and
+# kyber; another with 8 tags and no elevator, on which fio's batches of 16
+# sleep for a tag, so that the plug is flushed from schedule() into
+# blk_mq_dispatch_list() and no request is issued from the plug directly;
 # fio write+verify through libaio in io_submit() batches of 16 while a
 # loop moves fio between CPU 0 and CPU 1.  Kprobes on
 # blk_mq_flush_plug_list() and blk_mq_dispatch_list() and the block_getrq
 # event classify each flush that held requests of the device.
 #
-# Fails on a verify error, on a flush that called blk_mq_dispatch_list()
-# more than once (the requests of one hardware queue inserted in several
-# lists), or when a flush of the device's requests showed no call at all
-# (the probes would not see the failure); skips when fewer than 5 flushes
+# Fails on a verify error, on a flush into an elevator that called
+# blk_mq_dispatch_list() more than once (the requests of one hardware
+# queue inserted in several lists), when a flush into an elevator showed
+# no call at all (the probes would not see the failure), or, without an
+# elevator, on a flush from schedule() with requests of two CPUs that
+# called it only once (one list of two software queues: the kernel's
+# BUG_ON in blk_mq_insert_requests() fires first, when it is there);
+# skips when fewer than 5 flushes (without an elevator: from schedule())
 # held requests from two CPUs in 3 runs (nothing tested), when an
 # insertion was seen outside a seen flush (a call site of
 # blk_mq_flush_plug_list() inlined), on one CPU, or when the kernel has no
@@ -63,7 +71,8 @@ _probes_remove() {
 		echo "$orig_tracing_on" > "$BB_TRACEFS/tracing_on"
 }
 
-_prep_test "a plug flush into an elevator inserts once per hardware queue"
+_prep_test "a plug flush inserts once per hardware queue into an elevator," \
+	   "once per software queue without one"
 
 # timer completions (50 us), so that fio finds no free slot at once and
 # submits whole batches (test_plug_01 says why)
@@ -73,6 +82,10 @@ _nullb_create "$d" submit_queues=1 poll_queues=0 irqmode=2 \
 	_skip "cannot create a null_blk device with one hardware queue"
 [ "$(ls "/sys/block/$d/mq" | wc -l)" -eq 1 ] ||
 	_skip "$d has more than one hardware queue"
+dn=bb_${TID}_none
+_nullb_create "$dn" submit_queues=1 poll_queues=0 irqmode=2 \
+	completion_nsec=50000 hw_queue_depth=8 ||
+	_skip "cannot create a null_blk device with 8 tags"
 
 orig_tracing_on=$(cat "$BB_TRACEFS/tracing_on")
 _probes_remove
@@ -88,8 +101,6 @@ for e in flush dl flushret; do
 	echo 'comm == "fio"' > "$BB_TRACEFS/events/$GROUP/$e/filter" ||
 		_skip "cannot filter the $e probe by task name"
 done
-echo "dev == $(_devt "$d")" > "$BB_TRACEFS/events/block/block_getrq/filter" ||
-	_skip "cannot filter block_getrq by device"
 orig_buf_kb=$(_trace_buf_kb)
 # about 20 events of 100 bytes per flush, 512 flushes per run
 echo 4096 > "$BB_TRACEFS/buffer_size_kb" ||
@@ -108,7 +119,7 @@ _mover() {
 	echo "$n"
 }
 
-# _plug2_run CASE -- fio write+verify on $d while _mover moves it; the
+# _plug2_run CASE -- fio write+verify on $dev while _mover moves it; the
 #   trace into $BB_TMP/trace.CASE, the moves into $BB_TMP/moves.CASE
 _plug2_run() {
 	local fio_pid mover_pid rc
@@ -117,7 +128,7 @@ _plug2_run() {
 	echo 1 > "$BB_TRACEFS/events/$GROUP/enable"
 	echo 1 > "$BB_TRACEFS/events/block/block_getrq/enable"
 	echo 1 > "$BB_TRACEFS/tracing_on"
-	fio --name=bb-plug2 --filename="/dev/$d" --ioengine=libaio --thread \
+	fio --name=bb-plug2 --filename="/dev/$dev" --ioengine=libaio --thread \
 		--direct=1 --rw=randwrite --bs=4k --iodepth=32 \
 		--iodepth_batch_submit=16 --iodepth_batch_complete_min=16 \
 		--size=16M --numjobs=1 \
@@ -140,17 +151,19 @@ _plug2_run() {
 		return 1
 	fi
 	if ! _fio_ok $rc "$BB_TMP/fio.$1.log"; then
-		_fail_io "$1: fio write+verify on $d failed"
+		_fail_io "$1: fio write+verify on $dev failed"
 		return 1
 	fi
 }
 
-# _plug2_classify CASE -- "flushes spanning multi maxdl dlall nodl outside":
-#   flushes of fio's tasks that held requests of the device (block_getrq
-#   events of the task since its previous flush), those of them with
-#   requests from two or more CPUs, those that called blk_mq_dispatch_list()
-#   more than once, the most calls in one flush, the calls in all, flushes
-#   with no call, and calls outside any flush seen.  A flush runs from a
+# _plug2_classify CASE -- "flushes spanning multi maxdl dlall nodl outside
+#   sspan sspan1": flushes of fio's tasks that held requests of the device
+#   (block_getrq events of the task since its previous flush), those of
+#   them with requests from two or more CPUs, those that called
+#   blk_mq_dispatch_list() more than once, the most calls in one flush, the
+#   calls in all, flushes with no call, calls outside any flush seen, the
+#   flushes from schedule() with requests from two or more CPUs that
+#   called it, and those of them that called it once.  A flush runs from a
 #   task's blk_mq_flush_plug_list() entry to the matching return (a nested
 #   flush, from schedule() in the middle of one, counts as part of it).
 _plug2_classify() {
@@ -168,6 +181,7 @@ _plug2_classify() {
 			pending[t] = pncpu[t] = 0
 			pcl[t] = " "
 			dl[t] = 0
+			fs[t] = ($0 ~ /from_sched=1/)
 		} else if ($0 ~ / flushret: \(/) {
 			if (depth[t] == 0 || --depth[t] > 0 || held[t] == 0)
 				next
@@ -179,6 +193,11 @@ _plug2_classify() {
 				nodl++
 			if (dl[t] > maxdl)
 				maxdl = dl[t]
+			if (fs[t] && span[t] && dl[t] > 0) {
+				sspan++
+				if (dl[t] == 1)
+					sspan1++
+			}
 		} else if ($0 ~ / dl: \(/) {
 			dlall++
 			if (depth[t] > 0)
@@ -197,30 +216,36 @@ _plug2_classify() {
 		}
 	}
 	END {
-		printf "%d %d %d %d %d %d %d\n", flushes, spanning, multi, maxdl,
-			dlall, nodl, outside
+		printf "%d %d %d %d %d %d %d %d %d\n", flushes, spanning, multi,
+			maxdl, dlall, nodl, outside, sspan, sspan1
 	}' "$BB_TMP/trace.$1"
 }
 
-_watchdog_start "$d"
-for s in mq-deadline bfq kyber; do
+for s in mq-deadline bfq kyber none; do
 	_stalled && break
+	dev=$d
+	[ "$s" != none ] || dev=$dn
 	# (not available: a skip reason of the test)
-	_require_sched "$d" "$s" || continue
-	if ! _set_sched "$d" "$s"; then
-		_fail "cannot select $s on $d"
+	_require_sched "$dev" "$s" || continue
+	if ! _set_sched "$dev" "$s"; then
+		_fail "cannot select $s on $dev"
 		continue
 	fi
+	echo "dev == $(_devt "$dev")" > "$BB_TRACEFS/events/block/block_getrq/filter" ||
+		_skip "cannot filter block_getrq by device"
+	_watchdog_start "$dev"
 	tot_span=0
 	for run in $(seq "$MAX_RUNS"); do
 		_plug2_run "$s.$run" || break
-		read -r flushes spanning multi maxdl dlall nodl outside \
-			< <(_plug2_classify "$s.$run")
-		_log "$s run $run: $flushes flushes of $d's requests," \
+		read -r flushes spanning multi maxdl dlall nodl outside sspan \
+			sspan1 < <(_plug2_classify "$s.$run")
+		_log "$s run $run: $flushes flushes of $dev's requests," \
 		     "$spanning with requests from two CPUs," \
 		     "$(cat "$BB_TMP/moves.$s.$run") moves; $dlall insertions," \
 		     "$multi flushes with more than one (at most $maxdl)," \
-		     "$nodl with none, $outside outside a flush"
+		     "$nodl with none, $outside outside a flush;" \
+		     "$sspan from schedule() with requests from two CPUs," \
+		     "$sspan1 of them in one list"
 		# returns of blk_mq_flush_plug_list() the kretprobe missed:
 		# a missed return would merge two flushes into one
 		ev=${RETPROBE%% *}
@@ -231,22 +256,10 @@ for s in mq-deadline bfq kyber; do
 				    "told apart"
 			break
 		fi
-		if [ "$multi" -gt 0 ]; then
-			_fail "$s: $multi plug flushes inserted the requests of" \
-			      "one hardware queue in more than one list (up to" \
-			      "$maxdl blk_mq_dispatch_list() calls in one flush)"
-			break
-		fi
 		if [ "$flushes" -eq 0 ]; then
-			_fail "$s: no plug flush of $d's requests seen: fio's" \
+			_fail "$s: no plug flush of $dev's requests seen: fio's" \
 			      "batches were not plugged, or the probes see" \
 			      "nothing"
-			break
-		fi
-		if [ "$nodl" -gt 0 ]; then
-			_fail "$s: $nodl of $flushes flushes of $d's requests" \
-			      "showed no blk_mq_dispatch_list() call: the" \
-			      "probes would not see the failure"
 			break
 		fi
 		if [ "$outside" -gt 0 ]; then
@@ -255,16 +268,41 @@ for s in mq-deadline bfq kyber; do
 				    "blk_mq_flush_plug_list() inlined?)"
 			break
 		fi
+		if [ "$s" = none ]; then
+			if [ "$sspan1" -gt 0 ]; then
+				_fail "none: $sspan1 of $sspan flushes from" \
+				      "schedule() put the requests of two software" \
+				      "queues in one blk_mq_dispatch_list() list"
+				break
+			fi
+			tot_span=$((tot_span + sspan))
+			[ "$tot_span" -ge "$MIN_SPANNING" ] && break
+			continue
+		fi
+		if [ "$multi" -gt 0 ]; then
+			_fail "$s: $multi plug flushes inserted the requests of" \
+			      "one hardware queue in more than one list (up to" \
+			      "$maxdl blk_mq_dispatch_list() calls in one flush)"
+			break
+		fi
+		if [ "$nodl" -gt 0 ]; then
+			_fail "$s: $nodl of $flushes flushes of $dev's requests" \
+			      "showed no blk_mq_dispatch_list() call: the" \
+			      "probes would not see the failure"
+			break
+		fi
 		tot_span=$((tot_span + spanning))
 		[ "$tot_span" -ge "$MIN_SPANNING" ] && break
 	done
 	if [ "$BB_ERR" -eq 0 ] && ! _stalled &&
 	   [ "$tot_span" -lt "$MIN_SPANNING" ]; then
-		_skip_later "$s: only $tot_span plug flushes held requests from" \
+		what="plug flushes"
+		[ "$s" != none ] || what="plug flushes from schedule()"
+		_skip_later "$s: only $tot_span $what held requests from" \
 			    "two CPUs in $MAX_RUNS runs (needs $MIN_SPANNING)"
 	fi
+	_watchdog_stop
 done
-_watchdog_stop
 _probes_remove
 
 _show_result
