@@ -55,20 +55,7 @@ flock -n 9 || die "another scripts/boot-postings.sh is using $BB_CACHE/posting-t
 
 tree=$("$BB_TOP/scripts/apply-series.sh" 9>&-) || die "cannot apply the series"
 ptree=$BB_CACHE/posting-trees/linux
-common_dir() {
-	git -C "$1" rev-parse --path-format=absolute --git-common-dir 2>/dev/null
-}
-if [ -e "$ptree" ] && { [ ! -e "$ptree/.git" ] ||
-			[ "$(common_dir "$ptree")" != "$(common_dir "$tree")" ]; }; then
-	warn "$ptree is not a worktree of $tree: making it again"
-	rm -rf "$ptree"
-fi
-if [ ! -e "$ptree" ]; then
-	git -C "$tree" worktree prune
-	info "adding the posting worktree $ptree"
-	git -C "$tree" worktree add -q --detach "$ptree" block-batch-base ||
-		die "cannot add a worktree $ptree of $tree"
-fi
+bb_cache_worktree "$tree" "$ptree" block-batch-base posting
 
 ks=tools/testing/selftests/block-batch
 rc=0

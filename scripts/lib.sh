@@ -144,6 +144,25 @@ bb_obj_dir() {
 	echo "$(dirname "$t")/$(basename "$t")-$2"
 }
 
+# bb_cache_worktree TREE DIR REF WHAT -- DIR as a detached worktree of
+# TREE's repository (at REF when it is made), made again when DIR is
+# something else; WHAT names it in the messages.  Dies on failure.
+bb_cache_worktree() {
+	local tree=$1 dir=$2 ref=$3 what=$4
+
+	if [ -e "$dir" ] && { [ ! -e "$dir/.git" ] ||
+		[ "$(git -C "$dir" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)" != \
+		  "$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)" ]; }; then
+		warn "$dir is not a worktree of $tree: making it again"
+		rm -rf "$dir"
+	fi
+	[ -e "$dir" ] && return 0
+	git -C "$tree" worktree prune
+	info "adding the $what worktree $dir"
+	git -C "$tree" worktree add -q --detach "$dir" "$ref" ||
+		die "cannot add a worktree $dir of $tree"
+}
+
 # bb_base_worktree TREE -- the commit that the series was applied to in TREE
 # (its HEAD less the series' commits), checked out detached in a worktree of
 # its own under the cache (made once); prints the worktree's path.

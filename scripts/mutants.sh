@@ -138,22 +138,7 @@ tree=$("$BB_TOP/scripts/apply-series.sh" 9>&-) || die "cannot apply the series"
 head=$(git -C "$tree" rev-parse --verify HEAD) || die "no HEAD in $tree"
 mtree=$BB_CACHE/mutant-trees/linux
 
-# common_dir DIR -- the git directory shared by DIR's worktrees
-common_dir() {
-	git -C "$1" rev-parse --path-format=absolute --git-common-dir 2>/dev/null
-}
-
-if [ -e "$mtree" ] && { [ ! -e "$mtree/.git" ] ||
-			[ "$(common_dir "$mtree")" != "$(common_dir "$tree")" ]; }; then
-	warn "$mtree is not a worktree of $tree: making it again"
-	rm -rf "$mtree"
-fi
-if [ ! -e "$mtree" ]; then
-	git -C "$tree" worktree prune
-	info "adding the mutant worktree $mtree"
-	git -C "$tree" worktree add -q --detach "$mtree" "$head" ||
-		die "cannot add a worktree $mtree of $tree"
-fi
+bb_cache_worktree "$tree" "$mtree" "$head" mutant
 
 # reset_tree -- the mutant tree back to the clean series
 reset_tree() {
