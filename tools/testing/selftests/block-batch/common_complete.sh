@@ -9,6 +9,33 @@ _ksym_present() {
 	awk -v f="$1" '$3 == f { found = 1 } END { exit !found }' /proc/kallsyms
 }
 
+# _require_polled_probes EVENT -- what a test of polled completion
+#   batches counted with kprobes needs: root, fio with io_uring, awk,
+#   null_blk, debugfs, the trace event EVENT (mounts tracefs; skips when
+#   it is in use) and kprobes
+_require_polled_probes() {
+	_require_root
+	_require_program fio
+	_require_program awk
+	_require_fio_engine io_uring
+	_require_null_blk
+	_require_debugfs
+	_require_trace_event "$1"
+	_require_kprobes
+}
+
+# _nullb_create_polled NAME [PARAM]... -- _nullb_create NAME with one poll
+#   queue (and PARAMs), or skip when null_blk cannot poll
+_nullb_create_polled() {
+	local name=$1
+
+	shift
+	_nullb_create "$name" poll_queues=1 "$@" ||
+		_skip "null_blk cannot create a device with a poll queue"
+	[ "$(cat "/sys/block/$name/queue/io_poll")" = 1 ] ||
+		_skip "$name does not support polling"
+}
+
 # _nullb_prefill DEV SIZE -- write DEV's first SIZE once without polling.
 #   null_blk allocates a memory-backed device's pages on first write, with
 #   GFP_NOIO, which may sleep: from ->poll(), under iocb_bio_iopoll()'s

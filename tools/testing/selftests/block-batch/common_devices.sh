@@ -306,6 +306,26 @@ _mpath_create() {
 	[ -n "$BB_DM_DEV" ] && [ -b "/dev/$BB_DM_DEV" ]
 }
 
+# _mpath_on_null_blk NB MP [PARAM]... -- a null_blk NB (not memory backed,
+#   2 submit queues, 32 tags, then PARAMs) and a dm-multipath device MP
+#   with NB as its one path (_mpath_create: BB_DM_DEV is its dm-N), or
+#   skip.  Not memory backed: a memory-backed null_blk is
+#   BLK_MQ_F_BLOCKING, and request-based dm issues its clones from a
+#   non-blocking dispatch context (blk_insert_cloned_request() inside the
+#   dm queue's RCU read section), a "sleeping function called from invalid
+#   context" in v7.3.  So the tests write without verify: a lost request
+#   shows as a stall, not as bad data.
+_mpath_on_null_blk() {
+	local nb=$1 mp=$2
+
+	shift 2
+	_nullb_create "$nb" memory_backed=0 submit_queues=2 hw_queue_depth=32 \
+		"$@" || _skip "cannot create a null_blk device"
+	_mpath_create "$mp" "$nb" ||
+		_skip "cannot create a dm-multipath device on $nb"
+	_log "$mp is $BB_DM_DEV: $(dmsetup table "$mp")"
+}
+
 # _mpath_remove NAME -- resume (a suspended device's queue stays quiesced,
 #   and del_gendisk() would wait for its requests) and remove
 _mpath_remove() {

@@ -14,6 +14,18 @@ BB_ORDER_DEPTH=32
 BB_ORDER_BS=4096
 BB_ORDER_REGION_MB=8
 
+# _order_require -- what every order test needs: root, fio with libaio,
+#   awk, null_blk and the block_rq_issue event (mounts tracefs; skips
+#   when it is in use)
+_order_require() {
+	_require_root
+	_require_program fio
+	_require_program awk
+	_require_fio_engine libaio
+	_require_null_blk
+	_require_trace_event block/block_rq_issue
+}
+
 # _order_setup SCHED -- a null_blk (merging off) under SCHED as
 #   BB_ORDER_DEV; BB_ORDER_JOBS jobs, BB_ORDER_EXPECTED requests a round.
 #   Skips without SCHED or with fewer than 2 CPUs.

@@ -29,23 +29,12 @@ PROBES=(
 	"bfq1 bfq_finish_request"
 )
 
-_require_root
-_require_program fio
-_require_program awk
-_require_fio_engine io_uring
-_require_null_blk
-_require_debugfs
-# (mounts tracefs and skips when it is in use; the test traces kprobes)
-_require_trace_event block/block_rq_complete
-_require_kprobes
+_require_polled_probes block/block_rq_complete
 
 _prep_test "completion batches of polled requests through each scheduler"
 
 dev=bb_${TID}
-_nullb_create "$dev" poll_queues=1 ||
-	_skip "null_blk cannot create a device with a poll queue"
-[ "$(cat "/sys/block/$dev/queue/io_poll")" = 1 ] ||
-	_skip "$dev does not support polling"
+_nullb_create_polled "$dev"
 
 # Load the schedulers first (modules): a kprobe needs its function loaded.
 scheds=none

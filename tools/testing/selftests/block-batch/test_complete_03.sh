@@ -36,23 +36,12 @@ PROBES=(
 	"sw elv_iosched_store"
 )
 
-_require_root
-_require_program fio
-_require_program awk
-_require_fio_engine io_uring
-_require_null_blk
-_require_debugfs
-# (mounts tracefs and skips when it is in use; the test traces kprobes)
-_require_trace_event block/block_rq_complete
-_require_kprobes
+_require_polled_probes block/block_rq_complete
 
 _prep_test "completion batches of polled requests while the elevator is switched"
 
 dev=bb_${TID}
-_nullb_create "$dev" poll_queues=1 ||
-	_skip "null_blk cannot create a device with a poll queue"
-[ "$(cat "/sys/block/$dev/queue/io_poll")" = 1 ] ||
-	_skip "$dev does not support polling"
+_nullb_create_polled "$dev"
 # modules first: a kprobe needs its function loaded
 for sched in mq-deadline bfq; do
 	_require_sched "$dev" "$sched" || _skip "$sched is not available"

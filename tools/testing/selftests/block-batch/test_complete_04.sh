@@ -32,15 +32,7 @@ PROBES=("bfq bfq_finish_requests nr=\$arg2:u32")
 NPROCS=6
 FREE_SECS=60
 
-_require_root
-_require_program fio
-_require_program awk
-_require_fio_engine io_uring
-_require_null_blk
-_require_debugfs
-# (mounts tracefs and skips when it is in use; the test traces kprobes)
-_require_trace_event block/block_rq_complete
-_require_kprobes
+_require_polled_probes block/block_rq_complete
 trap '_probe_trace_stop; _cg_cleanup' EXIT
 _require_cgroup_io
 
@@ -55,10 +47,7 @@ _prep_test "bfq's batched finishes from $NPROCS short-lived processes in" \
 dev=bb_${TID}
 # Not memory backed: null_blk would allocate its pages with GFP_NOIO from
 # ->poll() (see test_complete_01); the test needs no data back.
-_nullb_create "$dev" memory_backed=0 submit_queues=1 poll_queues=1 ||
-	_skip "null_blk cannot create a device with a poll queue"
-[ "$(cat "/sys/block/$dev/queue/io_poll")" = 1 ] ||
-	_skip "$dev does not support polling"
+_nullb_create_polled "$dev" memory_backed=0 submit_queues=1
 # bfq is loaded before the probe of its function is added
 _require_sched "$dev" bfq || _skip "bfq is not available"
 devno=$(cat "/sys/block/$dev/dev")

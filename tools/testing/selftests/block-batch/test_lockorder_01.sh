@@ -50,32 +50,17 @@ esac
 _require_trace_event block/block_rq_complete
 _require_kprobes
 
-# _probes_remove -- the kprobes gone and the trace settings as they were;
-#   also on exit (the runner's timeout sends SIGTERM)
-_probes_remove() {
-	echo 0 > "$BB_TRACEFS/tracing_on"
-	[ -z "${orig_buf_kb:-}" ] ||
-		echo "$orig_buf_kb" > "$BB_TRACEFS/buffer_size_kb"
-	[ -z "${orig_clock:-}" ] || echo "$orig_clock" > "$BB_TRACEFS/trace_clock"
-	_kprobes_del "$GROUP" "${PROBES[@]}"
-	echo > "$BB_TRACEFS/trace"
-	[ -z "${orig_tracing_on:-}" ] ||
-		echo "$orig_tracing_on" > "$BB_TRACEFS/tracing_on"
-}
-
 _prep_test "bfq's lock and the queue lock: dm suspend/resume and scheduler" \
 	"switches under fio writes, up to $CYCLES cycles"
 
 nb=bb_$TID		# the null_blk: the one path
 mp=bb_${TID}_mpath	# the dm device's name
-# Not memory backed (see test_quiesce_03: dm issues clones from a
-# non-blocking context): fio writes without verify.  Completions by timer,
-# slow, so that requests are in flight when the queue is quiesced and fio
-# submits more meanwhile; tags for all of fio's writes (dm's clones).
-_nullb_create "$nb" memory_backed=0 submit_queues=2 hw_queue_depth=256 \
-	irqmode=2 completion_nsec=50000000 ||
-	_skip "cannot create a null_blk device"
-_mpath_create "$mp" "$nb" || _skip "cannot create a dm-multipath device on $nb"
+# fio writes without verify (see _mpath_on_null_blk).  Completions by
+# timer, slow, so that requests are in flight when the queue is quiesced
+# and fio submits more meanwhile; tags for all of fio's writes (dm's
+# clones).
+_mpath_on_null_blk "$nb" "$mp" hw_queue_depth=256 irqmode=2 \
+	completion_nsec=50000000
 dmdev=$BB_DM_DEV
 # bfq is loaded before the probes of its functions are added
 _require_sched "$dmdev" bfq || _skip "bfq is not available"
@@ -86,20 +71,10 @@ other_bfq=$(grep -l '\[bfq\]' /sys/block/*/queue/scheduler 2>/dev/null |
 	sed 's|^/sys/block/||; s|/queue/scheduler$||' | grep -vx "$dmdev" | paste -sd' ')
 [ -z "$other_bfq" ] || _skip "$other_bfq already under bfq: its calls would count"
 
-orig_tracing_on=$(cat "$BB_TRACEFS/tracing_on")
-trap _probes_remove EXIT
-if ! fn=$(_kprobes_add "$GROUP" "${PROBES[@]}"); then
-	_probes_remove
-	_skip "cannot probe $fn: no such function in this kernel" \
-	      "(inlined? bfq_pd_offline needs CONFIG_BFQ_GROUP_IOSCHED), or its" \
-	      "arguments cannot be fetched"
-fi
-orig_buf_kb=$(_trace_buf_kb)
-echo 4096 > "$BB_TRACEFS/buffer_size_kb"
-# events of different CPUs in the order they happened
-orig_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$BB_TRACEFS/trace_clock")
-echo global > "$BB_TRACEFS/trace_clock"
-echo > "$BB_TRACEFS/trace"
+_ksym_present bfq_pd_offline ||
+	_skip "no bfq_pd_offline() to probe: bfq without CONFIG_BFQ_GROUP_IOSCHED"
+trap _probe_trace_stop EXIT
+_probe_trace_start 4096 "$GROUP" "${PROBES[@]}"
 
 # _cycle_loop NAME -- the cycles, until the stress bounds say stop; the
 #   loop's own pid in $BB_TMP/pid.NAME (the scheduler switches run in it)
@@ -131,14 +106,12 @@ _cycle_loop() {
 }
 
 _watchdog_start "$dmdev" "$nb"
-echo 1 > "$BB_TRACEFS/events/$GROUP/enable"
-echo 1 > "$BB_TRACEFS/tracing_on"
+_probe_trace_on
 _stress_spawn cycle _cycle_loop cycle
 # 4 jobs of 16 writes in flight, 50 ms each: about 3 s a run
 _verify_while cycle "$BB_STRESS_PID" "$dmdev" --verify=0 --do_verify=0 \
 	--size=4M --offset_increment=4M
-echo 0 > "$BB_TRACEFS/tracing_on"
-echo 0 > "$BB_TRACEFS/events/$GROUP/enable"
+_probe_trace_off
 _watchdog_stop
 _log "$BB_RUNS fio runs"
 
@@ -178,7 +151,7 @@ if _stress_verdict "cycles" "$MIN_CYCLES" inflight; then
 			    "bfq's lock not driven"
 	fi
 fi
-_probes_remove
+_probe_trace_stop
 trap - EXIT
 
 _show_result

@@ -21,13 +21,7 @@
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 . "$(cd "$(dirname "$0")" && pwd)"/common_order.sh
 
-_require_root
-_require_program fio
-_require_program awk
-_require_fio_engine libaio
-_require_null_blk
-
-_require_trace_event block/block_rq_issue
+_order_require
 
 _prep_test "dispatch order of sequential bursts through mq-deadline"
 

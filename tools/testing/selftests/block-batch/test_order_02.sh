@@ -32,13 +32,7 @@ PROBES=(
 )
 MAX_BATCH=32
 
-_require_root
-_require_program fio
-_require_program awk
-_require_fio_engine libaio
-_require_null_blk
-# (mounts tracefs and skips when it is in use; the test traces kprobes)
-_require_trace_event block/block_rq_issue
+_order_require
 _require_kprobes
 
 # _probes_remove -- the kprobes gone and the trace settings as they were;

@@ -35,17 +35,9 @@ _prep_test "up to $CYCLES dm suspend/resume cycles under fio writes, none and mq
 nb=bb_$TID		# the null_blk: the one path
 mp=bb_${TID}_mpath	# the dm device's name
 
-# Not memory backed: a memory-backed null_blk is BLK_MQ_F_BLOCKING, and
-# request-based dm issues its clones from a non-blocking dispatch context
-# (blk_insert_cloned_request() inside the dm queue's RCU read section), a
-# "sleeping function called from invalid context" in v7.3 that the
-# scheduler lock changes do not change.  So fio writes without verify: a
-# lost request shows as a stall, not as bad data.
-_nullb_create "$nb" memory_backed=0 submit_queues=2 hw_queue_depth=32 ||
-	_skip "cannot create a null_blk device"
-_mpath_create "$mp" "$nb" || _skip "cannot create a dm-multipath device on $nb"
+# fio writes without verify (see _mpath_on_null_blk)
+_mpath_on_null_blk "$nb" "$mp"
 dmdev=$BB_DM_DEV
-_log "$mp is $dmdev: $(dmsetup table "$mp")"
 
 # _suspend_loop NAME -- suspend and resume the dm device until the stress
 # bounds say stop; writes to $BB_TMP/waiting.NAME how many resumes found

@@ -61,13 +61,8 @@ _prep_test "nested quiesce: dm suspend and a second quiesce of the dm queue," \
 
 nb=bb_$TID		# the null_blk: the one path
 mp=bb_${TID}_mpath	# the dm device's name
-# Not memory backed: see test_quiesce_03 (dm issues its clones from a
-# non-blocking context)
-_nullb_create "$nb" memory_backed=0 submit_queues=2 hw_queue_depth=32 ||
-	_skip "cannot create a null_blk device"
-_mpath_create "$mp" "$nb" || _skip "cannot create a dm-multipath device on $nb"
+_mpath_on_null_blk "$nb" "$mp"
 dmdev=$BB_DM_DEV
-_log "$mp is $dmdev: $(dmsetup table "$mp")"
 other=$(for d in /sys/block/dm-*; do
 		[ -d "$d/mq" ] && [ "${d##*/}" != "$dmdev" ] && echo "${d##*/}"
 	done | paste -sd' ')

@@ -41,15 +41,7 @@ PROBES=(
 )
 WAITEV=$BB_TRACEFS/events/block/block_rq_tag_wait
 
-_require_root
-_require_program fio
-_require_program awk
-_require_fio_engine io_uring
-_require_null_blk
-_require_debugfs
-# (mounts tracefs and skips when it is in use; the test traces kprobes)
-_require_trace_event block/block_rq_tag_wait
-_require_kprobes
+_require_polled_probes block/block_rq_tag_wait
 
 # _trace_stop -- the tag wait event off and unfiltered, and the probes
 #   gone (_probe_trace_stop); also on exit
@@ -64,11 +56,7 @@ _prep_test "restarts of a hw queue by completion batches, scheduler tags exhaust
 dev=bb_${TID}
 # Not memory backed: null_blk would allocate its pages with GFP_NOIO from
 # ->poll() (see test_complete_01); the test needs no data back.
-_nullb_create "$dev" memory_backed=0 submit_queues=1 poll_queues=1 \
-	hw_queue_depth=2 ||
-	_skip "null_blk cannot create a device with a poll queue"
-[ "$(cat "/sys/block/$dev/queue/io_poll")" = 1 ] ||
-	_skip "$dev does not support polling"
+_nullb_create_polled "$dev" memory_backed=0 submit_queues=1 hw_queue_depth=2
 
 scheds=
 for sched in mq-deadline bfq; do
