@@ -34,6 +34,21 @@ _cg_make() {
 	BB_CGS+=("$1")
 }
 
+# _cg_remove_empty CG... -- remove each cgroup CG, which must be empty by
+#   now (its tasks have exited and been reaped): fail for one that still
+#   has tasks or cannot be removed
+_cg_remove_empty() {
+	local cg
+
+	for cg; do
+		if [ -n "$(cat "$cg/cgroup.procs")" ]; then
+			_fail "${cg##*/} still has tasks: $(tr '\n' ' ' < "$cg/cgroup.procs")"
+		elif ! rmdir "$cg"; then
+			_fail "cannot remove cgroup ${cg##*/}"
+		fi
+	done
+}
+
 # _cg_cleanup -- on every exit: stop what still runs in the cgroups of
 #   _cg_make, move it out, remove them (the last made first: children
 #   before their parent) and give back +io if this test enabled it.

@@ -14,6 +14,17 @@ BB_ORDER_DEPTH=32
 BB_ORDER_BS=4096
 BB_ORDER_REGION_MB=8
 
+# BB_ORDER_AWK_SECTOR -- an awk function for the order tests' programs:
+#   rq_sector() is the start sector of a block_rq_issue trace line ("...
+#   SECTOR + NR ..."), -1 for a line without one
+BB_ORDER_AWK_SECTOR='
+	function rq_sector(   i) {
+		for (i = 1; i < NF; i++)
+			if ($(i + 1) == "+")
+				return $i + 0
+		return -1
+	}'
+
 # _order_require -- what every order test needs: root, fio with libaio,
 #   awk, null_blk and the block_rq_issue event (mounts tracefs; skips
 #   when it is in use)

@@ -129,13 +129,7 @@ fi
 _stalled && _show_result
 
 # The fio subshells have exited and been reaped: the cgroups are empty.
-for cg in "${BB_CGS[@]}"; do
-	if [ -n "$(cat "$cg/cgroup.procs")" ]; then
-		_fail "${cg##*/} still has tasks: $(tr '\n' ' ' < "$cg/cgroup.procs")"
-	elif ! rmdir "$cg"; then
-		_fail "cannot remove cgroup ${cg##*/}"
-	fi
-done
+_cg_remove_empty "${BB_CGS[@]}"
 _sched_is "$dev" bfq ||
 	_fail "the device left bfq before the cgroups were removed"
 _set_sched "$dev" none || _fail "cannot switch from bfq to none"

@@ -116,13 +116,7 @@ _log "bfq: $nbfq bfq_finish_requests calls by fio for $nrq requests;" \
      "$charged of $NPROCS cgroups charged with I/O to $devno"
 
 # The fio subshells have exited and been reaped: the cgroups are empty.
-for cg in "${cgs[@]}"; do
-	if [ -n "$(cat "$cg/cgroup.procs")" ]; then
-		_fail "${cg##*/} still has tasks: $(tr '\n' ' ' < "$cg/cgroup.procs")"
-	elif ! rmdir "$cg"; then
-		_fail "cannot remove cgroup ${cg##*/}"
-	fi
-done
+_cg_remove_empty "${cgs[@]}"
 # bfq's exit frees what bfq itself still holds: what stays is leaked.
 _set_sched "$dev" none || _fail "cannot switch from bfq to none"
 # Progress, not time: every cgroup freed restarts the count of looks, so

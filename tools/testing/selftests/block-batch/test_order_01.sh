@@ -31,17 +31,13 @@ _order_setup mq-deadline
 # region: issued requests, inversions, requests issued by a CPU other than
 # the one the region's job runs on (dispatched by another CPU's run).
 _order_count() {
-	awk -v region=$((BB_ORDER_REGION_MB * 2048)) '
+	awk -v region=$((BB_ORDER_REGION_MB * 2048)) "$BB_ORDER_AWK_SECTOR"'
 		/block_rq_issue:/ {
 			if (!match($0, /\[[0-9]+\]/))
 				next
 			cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0
-			for (i = 1; i < NF; i++)
-				if ($(i + 1) == "+")
-					break
-			if (i == NF)
+			if ((sector = rq_sector()) < 0)
 				next
-			sector = $i + 0
 			r = int(sector / region)
 			n++
 			if ((r in last) && sector < last[r])

@@ -65,7 +65,7 @@ fi
 #   sector inversions within a region in bfq's order and in the driver's
 #   (block_rq_issue, after null_queue_rq() in the same task)
 _order_count() {
-	awk -v region=$((BB_ORDER_REGION_MB * 2048)) '
+	awk -v region=$((BB_ORDER_REGION_MB * 2048)) "$BB_ORDER_AWK_SECTOR"'
 	function val(name) {
 		if (!match($0, " " name "=[^ ]+"))
 			return ""
@@ -132,12 +132,8 @@ _order_count() {
 		next
 	}
 	/ block_rq_issue: / {
-		for (i = 1; i < NF; i++)
-			if ($(i + 1) == "+")
-				break
-		if (i == NF)
+		if ((sector = rq_sector()) < 0)
 			next
-		sector = $i + 0
 		g = int(sector / region)
 		if ((g in dlast) && sector < dlast[g])
 			dinv++
