@@ -49,6 +49,7 @@ set -u
 . "$BB_TOP/scripts/testlib/guest.sh"
 . "$BB_TOP/scripts/testlib/parse.sh"
 . "$BB_TOP/scripts/testlib/base.sh"
+. "$BB_TOP/scripts/testlib/skips.sh"
 argv=("$0" "$@")
 
 usage() {
@@ -56,6 +57,7 @@ usage() {
 	exit 2
 }
 kdir=${KDIR:-} ptree='' host_only=0 tests= blktests_opt= ublk_opt= smp=2 load=0 full=0 frags=() objname=obj base_cmp=1
+frag_names=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kdir|--tree|--tests|--blktests|--ublk|--smp|--load|-f)
@@ -74,7 +76,8 @@ while [ $# -gt 0 ]; do
 	--full) full=1; shift ;;
 	-f)
 		[ -r "$2" ] || die "config fragment '$2' not found"
-		frags+=(-f "$(realpath "$2")"); objname+=-$(basename "$2" .config); shift 2 ;;
+		frags+=(-f "$(realpath "$2")"); objname+=-$(basename "$2" .config)
+		frag_names+=${frag_names:+ }$(basename "$2" .config); shift 2 ;;
 	-h|--help) bb_help "$0"; exit 0 ;;
 	*) echo "$0: unknown argument '$1'" >&2; usage ;;
 	esac
@@ -83,6 +86,7 @@ done
 [[ $smp =~ ^[1-9][0-9]*$ ]] && [ "$smp" -le 8 ] || die "--smp '$smp': a number of CPUs, 1 to 8"
 [[ $load =~ ^[0-9]+$ ]] && [ "$load" -le 64 ] || die "--load '$load': a number of CPU hogs, 0 to 64"
 [ -z "$kdir" ] || [ -z "$ptree" ] || die "--kdir and --tree exclude each other"
+skips_entries "$(skips_file)" > /dev/null || die "$(skips_file): malformed (above)"
 if [ -n "$kdir" ]; then
 	[ -f "$kdir/Makefile" ] && [ -d "$kdir/block" ] ||
 		die "--kdir '$kdir' is not a kernel source tree"
@@ -152,8 +156,10 @@ FULL_ONLY+=" test_quiesce_01.sh test_quiesce_02.sh test_switch_01.sh test_ublk_0
 # for those of the CI tier), the same count on a fast and a slow machine.
 # --full runs each to its own count.
 STRESS_MAX=${BB_STRESS_MAX:-12}
-tier=full tests_opt=$tests
+tier=full tests_opt=$tests skip_tier=full
+[ -z "$tests" ] || skip_tier=tests
 if [ -z "$tests" ] && [ $full -eq 0 ]; then
+	skip_tier=ci
 	tier=ci
 	for t in "$BB_TOP"/tools/testing/selftests/block-batch/test_*_[0-9][0-9].sh; do
 		t=${t##*/}
@@ -200,19 +206,40 @@ mkdir -p "$BB_OUT"
 : > "$BB_OUT/stages.txt"
 t_start=$(date +%s)
 n=0 pass=0 fail=0 skip=0
-declare -a failed_names=()
+declare -a failed_names=() unexpected_skips=()
 
-# tap RC NAME -- one TAP line; RC 0 pass, 4 skip, else fail
+# tap RC NAME -- one TAP line; RC 0 pass, 4 skip, else fail.  A skip that
+# tests/expected-skips does not name for this run is remembered: finish()
+# fails the run on it.
 tap() {
 	n=$((n + 1))
 	case $1 in
 	0) pass=$((pass + 1)); echo "ok $n $2" ;;
-	4) skip=$((skip + 1)); echo "ok $n $2 # SKIP" ;;
+	4)
+		skip=$((skip + 1)); echo "ok $n $2 # SKIP"
+		skip_expected "$2" "$skip_tier" "$smp" "$frag_names" ||
+			unexpected_skips+=("$2") ;;
 	*) fail=$((fail + 1)); failed_names+=("$2"); echo "not ok $n $2" ;;
 	esac
 }
 
+# check_skips -- the TAP line that fails the run on a skip that
+# tests/expected-skips does not name for it
+check_skips() {
+	local t
+
+	if [ ${#unexpected_skips[@]} -eq 0 ]; then
+		tap 0 "skips: none that $(skips_file | sed "s|^$BB_TOP/||") does not expect ($skip skipped)"
+		return
+	fi
+	for t in "${unexpected_skips[@]}"; do
+		echo "# unexpected skip: $t"
+	done
+	tap 1 "skips: ${#unexpected_skips[@]} of $skip not in $(skips_file | sed "s|^$BB_TOP/||") for tier=$skip_tier smp=$smp fragment=${frag_names:-none}"
+}
+
 finish() {
+	check_skips
 	echo "1..$n"
 	echo "# stage times (machine: ${BB_CALIBRATION:-not measured}):"
 	sed 's/^/#   /' "$BB_OUT/stages.txt"
