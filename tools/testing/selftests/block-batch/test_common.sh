@@ -78,6 +78,28 @@ BB_SPLAT_RE+='|suspicious RCU usage|turning off the locking correctness validato
 BB_SPLAT_RE+='|KASAN:|KCSAN:|UBSAN:|blocked for more than|soft lockup|hard LOCKUP'
 BB_SPLAT_RE+='|Call Trace:'
 
+# _debug_locks -- lockdep's debug_locks: 1 while it checks, 0 once a
+#   report (or an internal limit) turned it off until the next boot
+_debug_locks() {
+	awk '$1 == "debug_locks:" { print $2 }' /proc/lockdep_stats 2>/dev/null
+}
+
+# _require_lockdep -- the test's verdict rests on lockdep's reports, so
+#   lockdep must be proving locking (CONFIG_PROVE_LOCKING: the kernel has
+#   /proc/lockdep_chains) and still on: skips without it, fails when an
+#   earlier report turned it off; _show_result fails the test when it is
+#   off at the end
+_require_lockdep() {
+	[ -r /proc/lockdep_chains ] ||
+		_skip "lockdep is not proving locking (CONFIG_PROVE_LOCKING):" \
+		      "its reports are what this test checks"
+	BB_NEED_LOCKDEP=1
+	[ "$(_debug_locks)" = 1 ] && return 0
+	_fail "lockdep was off before the test started (debug_locks" \
+	      "$(_debug_locks)): an earlier report turned it off"
+	_show_result
+}
+
 # _prep_test DESCRIPTION -- mark the kernel log and make a scratch directory
 _prep_test() {
 	BB_ERR=0
@@ -145,6 +167,9 @@ _show_result() {
 		_fail "stalled: $(cat "$BB_TMP/stalled")"
 		sed 's/^/# stall: /' "$BB_TMP/stall.txt"
 	fi
+	[ -z "${BB_NEED_LOCKDEP:-}" ] || [ "$(_debug_locks)" = 1 ] ||
+		_fail "lockdep turned itself off during the test (debug_locks" \
+		      "$(_debug_locks)): what it no longer checked is unchecked"
 	_check_dmesg
 	_cleanup_test
 	_log "took $(($(_now) - ${BB_T0:-0})) s"

@@ -17,7 +17,8 @@
 # bfq_pd_offline()/bfq_exit_icq() calls.
 # Fails on a lockdep report ("possible circular locking dependency", any
 # splat: _check_dmesg) or a stall.  Skips when either order was not driven,
-# fewer than MIN_CYCLES cycles ran, or a device, kprobe or tool is missing.
+# fewer than MIN_CYCLES cycles ran, a device, kprobe or tool is missing, or
+# lockdep is not proving locking (and fails when lockdep turned itself off).
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
@@ -42,6 +43,7 @@ _require_program awk
 _require_fio_engine io_uring
 _require_null_blk
 _require_dm_multipath
+_require_lockdep
 case $(uname -m) in
 x86_64|i?86) ;;
 *) _skip "the caller of blk_mq_run_hw_queues() is read as \$stack0: x86 only" ;;

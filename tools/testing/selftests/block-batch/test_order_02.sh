@@ -170,10 +170,16 @@ _order_count() {
 }
 
 # _kprobe_misses -- missed hits of the test's kprobes (a return probe with
-#   no free instance), from kprobe_profile: "EVENT HITS MISSES"
+#   no free instance), from kprobe_profile (_kprobe_profile: the event is
+#   named there with or without its group)
 _kprobe_misses() {
-	awk -v g="$GROUP/" 'index($1, g) == 1 { m += $3 } END { print m + 0 }' \
-		"$BB_TRACEFS/kprobe_profile" 2>/dev/null
+	local p m=0
+
+	for p in "${PROBES[@]}"; do
+		p=${p#r:}
+		m=$((m + $(_kprobe_profile "$GROUP" "${p%% *}" 3)))
+	done
+	echo "$m"
 }
 
 # _order_check ROUND -- judge a round; enough when a batch had two

@@ -16,17 +16,22 @@
 # fio write+verify through libaio in io_submit() batches of 16 while a
 # loop moves fio between CPU 0 and CPU 1.  Kprobes on
 # blk_mq_flush_plug_list() and blk_mq_dispatch_list() and the block_getrq
-# event classify each flush that held requests of the device.
+# event classify each flush that held requests of the device; each
+# request's software queue is its own rq->mq_ctx, read by a kretprobe on
+# __blk_mq_alloc_requests() just before the request's block_getrq (not the
+# CPU that block_getrq fired on: the task may move to another CPU between
+# choosing the software queue and that event).
 #
 # Fails on a verify error, on a flush into an elevator that called
 # blk_mq_dispatch_list() more than once (the requests of one hardware
 # queue inserted in several lists), when a flush into an elevator showed
 # no call at all (the probes would not see the failure), or, without an
-# elevator, on a flush from schedule() with requests of two CPUs that
-# called it only once (one list of two software queues: the kernel's
-# BUG_ON in blk_mq_insert_requests() fires first, when it is there);
+# elevator, on a flush from schedule() with requests of two software
+# queues that called it only once (one list of two software queues: the
+# kernel's BUG_ON in blk_mq_insert_requests() fires first, when it is
+# there);
 # skips when fewer than 5 flushes (without an elevator: from schedule())
-# held requests from two CPUs in 3 runs (nothing tested), when an
+# held requests of two software queues in 3 runs (nothing tested), when an
 # insertion was seen outside a seen flush (a call site of
 # blk_mq_flush_plug_list() inlined), on one CPU, or when the kernel has no
 # kprobe events or inlined one of the functions.
@@ -39,6 +44,10 @@ PROBES=(
 	"dl blk_mq_dispatch_list"
 )
 RETPROBE="r:flushret blk_mq_flush_plug_list"
+# rq->mq_ctx: the second member of struct request, after its queue pointer
+# (a pointer's size: the width of a kernel address in /proc/kallsyms)
+ptr=$(awk '{ print length($1) / 2; exit }' /proc/kallsyms)
+ALLOCPROBE="r:alloc __blk_mq_alloc_requests ctx=+$ptr(\$retval):x64"
 MIN_SPANNING=5
 MAX_RUNS=3
 
@@ -63,7 +72,7 @@ _probes_remove() {
 	echo "${orig_clock:-local}" > "$BB_TRACEFS/trace_clock" 2>/dev/null
 	echo 0 > "$BB_TRACEFS/events/block/block_getrq/enable"
 	echo 0 > "$BB_TRACEFS/events/block/block_getrq/filter"
-	_kprobes_del "$GROUP" "${PROBES[@]}" "$RETPROBE"
+	_kprobes_del "$GROUP" "${PROBES[@]}" "$RETPROBE" "$ALLOCPROBE"
 	[ -z "${orig_buf_kb:-}" ] ||
 		echo "$orig_buf_kb" > "$BB_TRACEFS/buffer_size_kb"
 	echo > "$BB_TRACEFS/trace"
@@ -92,12 +101,12 @@ _probes_remove
 trap _probes_remove EXIT
 echo global > "$BB_TRACEFS/trace_clock" ||
 	_skip "cannot select the global trace clock"
-if ! fn=$(_kprobes_add "$GROUP" "${PROBES[@]}" "$RETPROBE"); then
+if ! fn=$(_kprobes_add "$GROUP" "${PROBES[@]}" "$RETPROBE" "$ALLOCPROBE"); then
 	_skip "cannot probe $fn" \
 	      "(inlined in this kernel?)"
 fi
 # fio's tasks only, and the device's requests only
-for e in flush dl flushret; do
+for e in flush dl flushret alloc; do
 	echo 'comm == "fio"' > "$BB_TRACEFS/events/$GROUP/$e/filter" ||
 		_skip "cannot filter the $e probe by task name"
 done
@@ -157,13 +166,17 @@ _plug2_run() {
 }
 
 # _plug2_classify CASE -- "flushes spanning multi maxdl dlall nodl outside
-#   sspan sspan1": flushes of fio's tasks that held requests of the device
-#   (block_getrq events of the task since its previous flush), those of
-#   them with requests from two or more CPUs, those that called
+#   sspan sspan1 unseen": flushes of fio's tasks that held requests of the
+#   device (block_getrq events of the task since its previous flush), those
+#   of them with requests of two or more software queues (the mq_ctx of
+#   the task's last allocation before each block_getrq), those that called
 #   blk_mq_dispatch_list() more than once, the most calls in one flush, the
 #   calls in all, flushes with no call, calls outside any flush seen, the
-#   flushes from schedule() with requests from two or more CPUs that
-#   called it, and those of them that called it once.  A flush runs from a
+#   flushes from schedule() with requests of two or more software queues
+#   that called it, and those of them that called it once, requests whose
+#   allocation was not seen (no software queue known), and requests whose
+#   block_getrq ran on another CPU than that of most of their software
+#   queue's requests (the task moved in between).  A flush runs from a
 #   task's blk_mq_flush_plug_list() entry to the matching return (a nested
 #   flush, from schedule() in the middle of one, counts as part of it).
 _plug2_classify() {
@@ -204,20 +217,41 @@ _plug2_classify() {
 				dl[t]++
 			else
 				outside++
+		} else if ($0 ~ / alloc: \(/) {
+			actx[t] = $NF
 		} else if ($0 ~ / block_getrq: /) {
-			# $2: [CPU]; pcl[t]: the CPUs since the last flush
+			# the software queue of the request: its mq_ctx, from
+			# its allocation; pcl[t]: those since the last flush
+			if (!(t in actx) || actx[t] !~ /^ctx=0x[0-9a-f]+$/ || actx[t] == "ctx=0x0") {
+				unseen++
+				next
+			}
+			q = actx[t]
+			delete actx[t]
+			# ($2: the CPU the event ran on)
+			oncpu[q SUBSEP $2]++
 			pending[t]++
 			if (!(t in pcl))
 				pcl[t] = " "
-			if (index(pcl[t], " " $2 " ") == 0) {
-				pcl[t] = pcl[t] $2 " "
+			if (index(pcl[t], " " q " ") == 0) {
+				pcl[t] = pcl[t] q " "
 				pncpu[t]++
 			}
 		}
 	}
 	END {
-		printf "%d %d %d %d %d %d %d %d %d\n", flushes, spanning, multi,
-			maxdl, dlall, nodl, outside, sspan, sspan1
+		# a software queue belongs to the CPU most of its requests
+		# were seen on; the others ran block_getrq on another CPU
+		for (k in oncpu) {
+			split(k, f, SUBSEP)
+			if (oncpu[k] > best[f[1]])
+				best[f[1]] = oncpu[k]
+			all[f[1]] += oncpu[k]
+		}
+		for (q in all)
+			moved += all[q] - best[q]
+		printf "%d %d %d %d %d %d %d %d %d %d %d\n", flushes, spanning, multi,
+			maxdl, dlall, nodl, outside, sspan, sspan1, unseen, moved
 	}' "$BB_TMP/trace.$1"
 }
 
@@ -238,22 +272,26 @@ for s in mq-deadline bfq kyber none; do
 	for run in $(seq "$MAX_RUNS"); do
 		_plug2_run "$s.$run" || break
 		read -r flushes spanning multi maxdl dlall nodl outside sspan \
-			sspan1 < <(_plug2_classify "$s.$run")
+			sspan1 unseen moved < <(_plug2_classify "$s.$run")
 		_log "$s run $run: $flushes flushes of $dev's requests," \
-		     "$spanning with requests from two CPUs," \
+		     "$spanning with requests of two software queues," \
 		     "$(cat "$BB_TMP/moves.$s.$run") moves; $dlall insertions," \
 		     "$multi flushes with more than one (at most $maxdl)," \
 		     "$nodl with none, $outside outside a flush;" \
-		     "$sspan from schedule() with requests from two CPUs," \
-		     "$sspan1 of them in one list"
+		     "$sspan from schedule() with requests of two software" \
+		     "queues, $sspan1 of them in one list; $unseen requests" \
+		     "with no allocation seen, $moved whose block_getrq ran on" \
+		     "another CPU than their software queue's"
 		# returns of blk_mq_flush_plug_list() the kretprobe missed:
 		# a missed return would merge two flushes into one
-		ev=${RETPROBE%% *}
-		missed=$(_kprobe_profile "$GROUP" "${ev#r:}" 3)
-		if [ "${missed:-0}" -gt 0 ]; then
-			_skip_later "$s: the kretprobe missed $missed returns of" \
-				    "blk_mq_flush_plug_list(): flushes cannot be" \
-				    "told apart"
+		missed=$(( $(_kprobe_profile "$GROUP" flushret 3) +
+			   $(_kprobe_profile "$GROUP" alloc 3) ))
+		if [ "${missed:-0}" -gt 0 ] || [ "$unseen" -gt 0 ]; then
+			_skip_later "$s: the kretprobes missed $missed returns of" \
+				    "blk_mq_flush_plug_list() or" \
+				    "__blk_mq_alloc_requests(), $unseen requests" \
+				    "with no allocation seen: flushes cannot be" \
+				    "classified"
 			break
 		fi
 		if [ "$flushes" -eq 0 ]; then
@@ -299,7 +337,7 @@ for s in mq-deadline bfq kyber none; do
 		what="plug flushes"
 		[ "$s" != none ] || what="plug flushes from schedule()"
 		_skip_later "$s: only $tot_span $what held requests from" \
-			    "two CPUs in $MAX_RUNS runs (needs $MIN_SPANNING)"
+			    "two software queues in $MAX_RUNS runs (needs $MIN_SPANNING)"
 	fi
 	_watchdog_stop
 done

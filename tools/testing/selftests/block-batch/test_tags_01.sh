@@ -15,7 +15,9 @@
 # Fails when, once idle, a tag is not back: in debugfs every "busy=" of
 # every hctx's tags and sched_tags must be 0, hctx "busy", "dispatch" and
 # the software queues empty, hctx "active" 0, and /sys/block/DEV/inflight
-# "0 0".  Skips when null_blk lacks shared_tag_bitmap or shared_tags.
+# "0 0", and on a lockdep report: bfq's lock taken with interrupts on while
+# its timer completions take it too.  Skips when null_blk lacks
+# shared_tag_bitmap or shared_tags, or lockdep is not proving locking.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
@@ -27,6 +29,7 @@ _require_program fio
 _require_fio_engine io_uring
 _require_null_blk
 _require_debugfs
+_require_lockdep
 
 # _nullb_has_attr ATTR -- the configfs null_blk device has attribute ATTR
 _nullb_has_attr() {
