@@ -222,7 +222,8 @@ _plug2_classify() {
 		} else if ($0 ~ / block_getrq: /) {
 			# the software queue of the request: its mq_ctx, from
 			# its allocation; pcl[t]: those since the last flush
-			if (!(t in actx) || actx[t] !~ /^ctx=0x[0-9a-f]+$/ || actx[t] == "ctx=0x0") {
+			if (!(t in actx) || actx[t] !~ /^ctx=0x[0-9a-f]+$/ ||
+			    actx[t] == "ctx=0x0") {
 				unseen++
 				next
 			}
