@@ -6,15 +6,17 @@
 # of its requests in the driver, or its idle timer); v7.3's
 # blk_mq_run_hw_queue() takes q->queue_lock when it finds the queue quiesced.
 # blk-cgroup takes bfq's lock inside q->queue_lock (bfq_pd_offline() on the
-# switch away from bfq), and so does ioc_clear_queue() -> bfq_exit_icq().
+# switch away from bfq), and so do ioc_clear_queue() -> bfq_exit_icq() and
+# bfq_end_wr_async() (bfq's low_latency turned off).
 # Device: bfq on dm-multipath over a null_blk with 50 ms completions; dm's
 # default 2048 tags (with few, a dispatched request waits for a tag and bfq
 # counts it in the driver).  A cycle, under fio writes: select bfq, one
-# buffered read by the loop (its io context), then SUSPENDS times: wait for
+# buffered read by the loop (its io context), bfq's low_latency off and on
+# again, then SUSPENDS times: wait for
 # requests in flight, dm suspend (quiesce; they complete, fio's next writes
 # wait in bfq), resume; switch to none.  Kprobes count bfq's runs of the hw
 # queues of a quiesced queue (caller read from the stack: x86) and the
-# bfq_pd_offline()/bfq_exit_icq() calls.
+# bfq_pd_offline()/bfq_exit_icq()/bfq_end_wr_async() calls.
 # Fails on a lockdep report ("possible circular locking dependency", any
 # splat: _check_dmesg) or a stall.  Skips when either order was not driven,
 # fewer than MIN_CYCLES cycles ran, a device, kprobe or tool is missing, or
@@ -35,6 +37,7 @@ PROBES=(
 	"run blk_mq_run_hw_queues q=\$arg1:x64 caller=\$stack0:symstr"
 	"offline bfq_pd_offline"
 	"exiticq bfq_exit_icq"
+	"endwr bfq_end_wr_async"
 )
 
 _require_root
@@ -90,6 +93,11 @@ _cycle_loop() {
 		# a request of this task: an io context with an icq of bfq's,
 		# which the switch to none below tears down (ioc_clear_queue())
 		read -r -N 4096 -u 3 _ 2>/dev/null
+		# the queue lock, then bfq's lock: bfq_end_wr_async(), under
+		# fio's writes
+		echo 0 > "/sys/block/$dmdev/queue/iosched/low_latency" &&
+			echo 1 > "/sys/block/$dmdev/queue/iosched/low_latency" ||
+			{ echo "# $TID: cannot toggle bfq's low_latency"; return 1; }
 		_stress_step "$(_inflight_soon "$dmdev")"
 		# bfq's lock, then the queue lock: the last completion under
 		# the quiesce, or bfq's idle timer, with fio's writes in bfq
@@ -124,7 +132,7 @@ if _stress_verdict "cycles" "$MIN_CYCLES" inflight; then
 	# queues quiesced now (by their q=), bfq's runs of the hw queues
 	# (caller in bfq) and those that found their queue quiesced, the
 	# policy offlines, the icq exits in the switching task
-	read -r nq nrun nrunq noff nicq < <(awk -v pid="$pid" '
+	read -r nq nrun nrunq noff nicq nendwr < <(awk -v pid="$pid" '
 		function arg(k,   v) {
 			v = $0; sub(".* " k "=", "", v); sub(/ .*/, "", v)
 			return v
@@ -135,12 +143,14 @@ if _stress_verdict "cycles" "$MIN_CYCLES" inflight; then
 		/ qoff: / { q[arg("q")] = 0; next }
 		/ run: / && /caller="?bfq_/ { r++; if (q[arg("q")]) rq++; next }
 		/ offline: / { o++; next }
-		/ exiticq: / && p == pid { i++ }
-		END { print nq + 0, r + 0, rq + 0, o + 0, i + 0 }' "$BB_TRACEFS/trace")
+		/ exiticq: / && p == pid { i++; next }
+		/ endwr: / { w++ }
+		END { print nq + 0, r + 0, rq + 0, o + 0, i + 0, w + 0 }' "$BB_TRACEFS/trace")
 	_log "$nq quiesces; bfq ran the hw queues $nrun times, $nrunq of them" \
 	     "while the queue was quiesced (with bfq's lock held);" \
 	     "$noff bfq_pd_offline() and $nicq bfq_exit_icq() calls" \
-	     "under the queue lock (switches away from bfq)" \
+	     "under the queue lock (switches away from bfq)," \
+	     "$nendwr bfq_end_wr_async() calls (low_latency off)" \
 	     "$([ "$lost" -eq 0 ] || echo "; the trace lost $lost events")"
 	if [ "$nrunq" -eq 0 ]; then
 		_skip_later "no run of the hw queues by bfq found the queue" \
@@ -152,6 +162,9 @@ if _stress_verdict "cycles" "$MIN_CYCLES" inflight; then
 			    "$BB_CYCLES switches away from bfq: queue lock ->" \
 			    "bfq's lock not driven"
 	fi
+	[ "$nendwr" -gt 0 ] ||
+		_skip_later "no bfq_end_wr_async() call in $BB_CYCLES" \
+			    "low_latency toggles"
 fi
 _probe_trace_stop
 trap - EXIT
