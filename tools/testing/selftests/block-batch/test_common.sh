@@ -93,8 +93,10 @@ _require_lockdep() {
 	[ -r /proc/lockdep_chains ] ||
 		_skip "lockdep is not proving locking (CONFIG_PROVE_LOCKING):" \
 		      "its reports are what this test checks"
-	BB_NEED_LOCKDEP=1
-	[ "$(_debug_locks)" = 1 ] && return 0
+	if [ "$(_debug_locks)" = 1 ]; then
+		BB_NEED_LOCKDEP=1
+		return 0
+	fi
 	_fail "lockdep was off before the test started (debug_locks" \
 	      "$(_debug_locks)): an earlier report turned it off"
 	_show_result

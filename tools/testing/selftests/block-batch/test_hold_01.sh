@@ -117,8 +117,8 @@ for s in mq-deadline bfq; do
 	for r in $(seq "$ROUNDS"); do
 		_inflight_soon "$dmdev" > /dev/null
 		_dmsetup suspend --nolockfs "$mp" || { _fail "cannot suspend $mp"; break; }
-		# more than 32 waiting, or 20 s (a slow guest: the round counts
-		# only with more than 32)
+		# more than 64 waiting (twice a hold), or 20 s (a slow guest:
+		# the round counts only with more than 32)
 		for _ in $(seq 100); do
 			[ "$(_inflight "$dmdev")" -gt $((2 * MAX_HOLD)) ] && break
 			sleep 0.2
@@ -126,6 +126,7 @@ for s in mq-deadline bfq; do
 		waiting=$(_inflight "$dmdev")
 		echo "$s $r $waiting" >> "$BB_TMP/rounds"
 		echo 1 > "$BB_TRACEFS/tracing_on"
+		echo "bb_hold window" > "$BB_TRACEFS/trace_marker"
 		_dmsetup resume "$mp" || { _fail "cannot resume $mp"; break; }
 		# the requests that waited are handed out: the in-flight count
 		# falls under fio's 128
@@ -145,6 +146,7 @@ done
 
 # --- bfq's insertion of a plug flush's lists --------------------------------
 echo 1 > "$BB_TRACEFS/tracing_on"
+echo "bb_hold window" > "$BB_TRACEFS/trace_marker"
 fio --name=insert --filename="/dev/$ins_a:/dev/$ins_b" --ioengine=io_uring \
 	--direct=1 --rw=randread --bs=4k --iodepth=64 --iodepth_batch_submit=64 \
 	--iodepth_batch_complete_min=64 --file_service_type=random \
@@ -164,12 +166,17 @@ _hold_trace_stop
 
 # "TASK-PID [CPU] FLAGS TIME: EVENT: ARGS", one CPU's events in order: a
 # hold runs from lock_acquire to lock_release of a scheduler lock on one
-# CPU (a spinlock: no migration, and bfq's has interrupts off); a CPU's
-# state is unknown until its first lock event (the trace is switched on
-# and off between rounds).  Per lock name "NAME HOLDS DISPATCH_HOLDS MAX
-# AT_CAP", then "outside PICKS" (handed out with no hold), "insert CALLS
-# LONG MAX OUTSIDE" (bfq_insert_requests() calls, those with more than 32
-# requests, the most inserted under one hold, those inserted with no hold).
+# CPU (a spinlock: no migration, and bfq's has interrupts off); another
+# scheduler lock taken inside it (an interrupt, under mq-deadline's) is
+# nested, not a hold of its own.  A CPU's state is unknown until its
+# first lock event after each "bb_hold window" marker (the trace is
+# switched on and off between rounds: a hold open at a window's end
+# counts with what it had).  A bfq_insert_requests() call is its task's
+# (the task may move to another CPU when it drops the lock).  Per lock
+# name "NAME HOLDS DISPATCH_HOLDS MAX AT_CAP", then "outside PICKS"
+# (handed out with no hold), "insert CALLS LONG MAX OUTSIDE"
+# (bfq_insert_requests() calls, those with more than 32 requests, the
+# most inserted under one hold, those inserted with no hold).
 awk -v cap=$MAX_HOLD '
 	/^#/ { next }
 	{
@@ -178,12 +185,30 @@ awk -v cap=$MAX_HOLD '
 			if ($i ~ /^\[[0-9]+\]$/) { c = $i; break }
 		if (c == "") next
 	}
+	# the open holds counted with what they had
+	function close_open(   k) {
+		for (k in st)
+			if (st[k] == 1) {
+				if (p[k] > maxp[nm[k]]) maxp[nm[k]] = p[k]
+				if (n[k] > maxi) maxi = n[k]
+			}
+	}
+	/ tracing_mark_write: bb_hold window/ {
+		close_open()
+		for (k in st)
+			st[k] = ""
+		for (k in nest)
+			nest[k] = 0
+		next
+	}
 	/ lock_(acquire|release): / {
 		name = $NF
 		if ($0 ~ / lock_acquire: /) {
+			if (st[c] == 1) { nest[c]++; next }
 			st[c] = 1; nm[c] = name; p[c] = 0; n[c] = 0
 			next
 		}
+		if (nest[c] > 0) { nest[c]--; next }
 		if (st[c] == 1) {
 			holds[name]++
 			if (p[c] > 0) { dholds[name]++; if (p[c] > maxp[name]) maxp[name] = p[c] }
@@ -199,24 +224,19 @@ awk -v cap=$MAX_HOLD '
 		else if (st[c] == 0) outp++
 		next
 	}
-	/ ins: / { call[c] = 1; ni[c] = 0; next }
+	/ ins: / { call[$1] = 1; ni[$1] = 0; next }
 	/ block_rq_insert: / {
 		if (st[c] == 1) n[c]++
 		else if (st[c] == 0) outi++
-		if (call[c]) ni[c]++
+		if (call[$1]) ni[$1]++
 		next
 	}
 	/ insret: / {
-		if (call[c]) { calls++; if (ni[c] > cap) long++ }
-		call[c] = 0
+		if (call[$1]) { calls++; if (ni[$1] > cap) long++ }
+		call[$1] = 0
 	}
 	END {
-		# a hold still open at the end counts with what it had
-		for (c in st)
-			if (st[c] == 1) {
-				if (p[c] > maxp[nm[c]]) maxp[nm[c]] = p[c]
-				if (n[c] > maxi) maxi = n[c]
-			}
+		close_open()
 		for (s in holds)
 			printf "%s %d %d %d %d\n", s, holds[s], dholds[s], maxp[s], full[s]
 		printf "outside %d\n", outp
