@@ -66,6 +66,21 @@ _kprobe_hits() {
 	_kprobe_profile "$1" "$2" 2
 }
 
+# _kprobe_misses GROUP PROBE... -- the hits that the kprobe events
+#   GROUP/PROBE missed, added up (a return probe with no free instance);
+#   each PROBE as _kprobes_add takes it ("[r:]NAME FUNCTION ...") or its
+#   NAME alone
+_kprobe_misses() {
+	local group=$1 p m=0
+
+	shift
+	for p in "$@"; do
+		p=${p#r:}
+		m=$((m + $(_kprobe_profile "$group" "${p%% *}" 3)))
+	done
+	echo "$m"
+}
+
 # _require_tracefs -- tracefs mounted at BB_TRACEFS; skip otherwise
 _require_tracefs() {
 	[ -d "$BB_TRACEFS/events" ] ||

@@ -43,6 +43,8 @@ PROBES=(
 	"r:insret bfq_insert_requests"
 )
 LOCK_EVENTS="lock/lock_acquire lock/lock_release"
+# written to the trace each time it is switched on (see the awk below)
+WINDOW_MARK="bb_hold window"
 
 _require_root
 _require_program fio
@@ -126,7 +128,7 @@ for s in mq-deadline bfq; do
 		waiting=$(_inflight "$dmdev")
 		echo "$s $r $waiting" >> "$BB_TMP/rounds"
 		echo 1 > "$BB_TRACEFS/tracing_on"
-		echo "bb_hold window" > "$BB_TRACEFS/trace_marker"
+		echo "$WINDOW_MARK" > "$BB_TRACEFS/trace_marker"
 		_dmsetup resume "$mp" || { _fail "cannot resume $mp"; break; }
 		# the requests that waited are handed out: the in-flight count
 		# falls under fio's 128
@@ -146,7 +148,7 @@ done
 
 # --- bfq's insertion of a plug flush's lists --------------------------------
 echo 1 > "$BB_TRACEFS/tracing_on"
-echo "bb_hold window" > "$BB_TRACEFS/trace_marker"
+echo "$WINDOW_MARK" > "$BB_TRACEFS/trace_marker"
 fio --name=insert --filename="/dev/$ins_a:/dev/$ins_b" --ioengine=io_uring \
 	--direct=1 --rw=randread --bs=4k --iodepth=64 --iodepth_batch_submit=64 \
 	--iodepth_batch_complete_min=64 --file_service_type=random \
@@ -157,10 +159,7 @@ echo 0 > "$BB_TRACEFS/tracing_on"
 _watchdog_stop
 
 lost=$(_trace_lost)
-missed=0
-for p in dd_pick bfq_pick insret; do
-	missed=$((missed + $(_kprobe_profile "$GROUP" "$p" 3)))
-done
+missed=$(_kprobe_misses "$GROUP" dd_pick bfq_pick insret)
 cp "$BB_TRACEFS/trace" "$BB_TMP/trace"
 _hold_trace_stop
 
@@ -169,7 +168,7 @@ _hold_trace_stop
 # CPU (a spinlock: no migration, and bfq's has interrupts off); another
 # scheduler lock taken inside it (an interrupt, under mq-deadline's) is
 # nested, not a hold of its own.  A CPU's state is unknown until its
-# first lock event after each "bb_hold window" marker (the trace is
+# first lock event after each WINDOW_MARK in the trace (the trace is
 # switched on and off between rounds: a hold open at a window's end
 # counts with what it had).  A bfq_insert_requests() call is its task's
 # (the task may move to another CPU when it drops the lock).  Per lock
@@ -177,7 +176,7 @@ _hold_trace_stop
 # (handed out with no hold), "insert CALLS LONG MAX OUTSIDE"
 # (bfq_insert_requests() calls, those with more than 32 requests, the
 # most inserted under one hold, those inserted with no hold).
-awk -v cap=$MAX_HOLD '
+awk -v cap=$MAX_HOLD -v mark="$WINDOW_MARK" '
 	/^#/ { next }
 	{
 		c = ""
@@ -193,7 +192,7 @@ awk -v cap=$MAX_HOLD '
 				if (n[k] > maxi) maxi = n[k]
 			}
 	}
-	/ tracing_mark_write: bb_hold window/ {
+	$0 ~ " tracing_mark_write: " mark {
 		close_open()
 		for (k in st)
 			st[k] = ""

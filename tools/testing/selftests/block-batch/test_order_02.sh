@@ -169,19 +169,6 @@ _order_count() {
 	}' "$BB_TMP/trace" "$BB_TMP/trace"
 }
 
-# _kprobe_misses -- missed hits of the test's kprobes (a return probe with
-#   no free instance), from kprobe_profile (_kprobe_profile: the event is
-#   named there with or without its group)
-_kprobe_misses() {
-	local p m=0
-
-	for p in "${PROBES[@]}"; do
-		p=${p#r:}
-		m=$((m + $(_kprobe_profile "$GROUP" "${p%% *}" 3)))
-	done
-	echo "$m"
-}
-
 # _order_check ROUND -- judge a round; enough when a batch had two
 #   requests for one hw queue and bfq handed out requests on two CPUs
 _order_check() {
@@ -190,7 +177,7 @@ _order_check() {
 
 	read -r issued picked unpicked batches multi max nulls pairs inv \
 		interleaved cross late ncpu pinv dinv < <(_order_count)
-	lost=$((BB_ORDER_LOST + $(_kprobe_misses)))
+	lost=$((BB_ORDER_LOST + $(_kprobe_misses "$GROUP" "${PROBES[@]}")))
 	_log "round $1: $BB_ORDER_JOBS jobs, $issued requests issued" \
 	     "($BB_ORDER_EXPECTED written), $picked handed out by bfq on" \
 	     "$ncpu CPUs in $batches batches (one lock hold each):" \

@@ -285,8 +285,7 @@ for s in mq-deadline bfq kyber none; do
 		     "another CPU than their software queue's"
 		# returns of blk_mq_flush_plug_list() the kretprobe missed:
 		# a missed return would merge two flushes into one
-		missed=$(( $(_kprobe_profile "$GROUP" flushret 3) +
-			   $(_kprobe_profile "$GROUP" alloc 3) ))
+		missed=$(_kprobe_misses "$GROUP" flushret alloc)
 		if [ "${missed:-0}" -gt 0 ] || [ "$unseen" -gt 0 ]; then
 			_skip_later "$s: the kretprobes missed $missed returns of" \
 				    "blk_mq_flush_plug_list() or" \
