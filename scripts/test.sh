@@ -123,10 +123,11 @@ fi
 	die "BB_BLKTESTS=$BB_BLKTESTS: no blktests ./check there"
 # The kernel's ublk selftests in the CI tier, by group (batch) or by test
 # (loop_06): UBLK_F_BATCH_IO (batch), every data copy mode without data
-# (null: page copy, zero copy, user copy), and user copy with fio verify
-# (loop_06), the modes whose completion the ublk patch changes.  Every group with
-# --full; --ublk picks others.
-UBLK_CI="batch,null,loop_06"
+# (null: page copy, zero copy, user copy), user copy with fio verify
+# (loop_06), and short and failed completions in every mode (loop_09): the
+# completion paths the ublk patch changes.  Every group with --full; --ublk
+# picks others.
+UBLK_CI="batch,null,loop_06,loop_09"
 # All groups of v7.3's ublk selftests; the tree's own are checked again
 # once it is there (a --kdir tree may have others).
 UBLK_GROUPS="generic batch null loop integrity recover stripe part params shmemzc stress"
