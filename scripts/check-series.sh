@@ -19,7 +19,16 @@ set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topics.sh"
 
+usage() { bb_help "$0" usage; }
 what=${1:-all}
+case $what in
+-h|--help) bb_help "$0"; exit 0 ;;
+checkpatch|build|all) ;;
+*) usage >&2; exit 2 ;;
+esac
+[ $# -le 2 ] || { usage >&2; exit 2; }
+[ -z "${2:-}" ] || [ -f "$2/.config" ] ||
+	die "O_DIR '$2' is no configured build directory (no .config)"
 need_tools git perl make
 
 rc=0
@@ -90,7 +99,7 @@ warnings() {
 # include them.
 check_commit() {
 	local c=$1 label=$2 f o h new base_w
-	local -a objs=()
+	local -a objs=() ksflags
 
 	git -C "$tree" checkout -q "$c" || return 1
 	for f in $(git -C "$tree" diff --name-only --diff-filter=AM "$c~1" "$c"); do
@@ -114,7 +123,13 @@ check_commit() {
 	for o in "${objs[@]}"; do
 		case $o in
 		tools/*)
-			if make -s -C "$tree/$o" O="$obj/kselftest-check" >/dev/null 2>"$obj/ks.err"; then
+			ksflags=()
+			if [ "$o" = tools/testing/selftests/ublk/ ]; then
+				bb_ublk_selftest_flags "$tree" "$obj" ||
+					{ echo "build: $label: $o: FAILED (see the warning above)"; rc=1; continue; }
+				ksflags=("${BB_UBLK_MAKEFLAGS[@]}")
+			fi
+			if make -s -C "$tree/$o" O="$obj/kselftest-check" "${ksflags[@]}" >/dev/null 2>"$obj/ks.err"; then
 				echo "build: $label: $o: ok"
 			else
 				echo "build: $label: $o: FAILED"; sed 's/^/  /' "$obj/ks.err"; rc=1
@@ -182,6 +197,6 @@ case $what in
 checkpatch) check_patches ;;
 build) build_patches ;;
 all) check_patches; build_patches ;;
-*) echo "usage: $0 [checkpatch|build|all] [O_DIR]" >&2; exit 2 ;;
+*) usage >&2; exit 2 ;;
 esac
 exit $rc

@@ -283,3 +283,22 @@ bb_sid_install() {
 	exec 9>&-
 	BB_SID_INSTALLED=1
 }
+
+# bb_ublk_selftest_flags TREE OBJ -- set BB_UBLK_MAKEFLAGS, the make
+# variables that build TREE's tools/testing/selftests/ublk: TREE's uapi
+# headers (made in OBJ) first, then those of a liburing of 2.4 or later
+# (scripts/install-liburing.sh), both before the system's /usr/include
+# with Debian 12's liburing 2.3; liburing.a linked statically, so that a
+# test guest needs no liburing of its own.  Returns 1 when either is
+# missing, with a message.
+bb_ublk_selftest_flags() {
+	local uring
+
+	uring=$("$BB_TOP/scripts/install-liburing.sh") ||
+		{ warn "no liburing of 2.4 or later for the ublk selftests"; return 1; }
+	uring=$uring/root
+	make -s -C "$1" O="$2" ARCH=x86_64 headers >/dev/null ||
+		{ warn "'make headers' in $2 failed"; return 1; }
+	BB_UBLK_MAKEFLAGS=(USERCFLAGS="-isystem $(realpath "$2")/usr/include -isystem $uring/usr/include"
+			   LDLIBS="-lpthread -lm $uring/usr/lib/x86_64-linux-gnu/liburing.a")
+}

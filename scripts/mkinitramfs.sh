@@ -57,15 +57,10 @@ if [ -n "$ublk_obj" ]; then
 	[ -f "$ktree/tools/testing/selftests/ublk/Makefile" ] ||
 		die "-u: $ktree has no tools/testing/selftests/ublk"
 	need_tools mkfs.ext4 lsblk
-	uring=$("$BB_TOP/scripts/install-liburing.sh")/root ||
-		die "-u: no liburing of 2.4 or later for the ublk selftests"
-	make -s -C "$ktree" O="$ublk_obj" ARCH=x86_64 headers >/dev/null ||
-		die "-u: 'make headers' in $ublk_obj failed"
-	# The tree's uapi headers first, then the newer liburing's; both
-	# before the system's /usr/include with Debian 12's liburing 2.3.
+	bb_ublk_selftest_flags "$ktree" "$ublk_obj" ||
+		die "-u: cannot build the ublk selftests"
 	targets+=" ublk"
-	ksflags=(USERCFLAGS="-isystem $(realpath "$ublk_obj")/usr/include -isystem $uring/usr/include"
-		 LDLIBS="-lpthread -lm $uring/usr/lib/x86_64-linux-gnu/liburing.a")
+	ksflags=("${BB_UBLK_MAKEFLAGS[@]}")
 fi
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/bb-initramfs.XXXXXX")

@@ -63,6 +63,11 @@
 #                IOPS.  The merges column is then the figure to read with
 #                the IOPS.  Output in out/<tag>-smpN-hdd/
 #   -f FRAGMENT  extra config fragment for both kernels (e.g. configs/rt.config)
+#   --kdir DIR   (or KDIR=DIR) your kernel git tree instead of the cached
+#                base: the series goes onto a new branch in a new worktree
+#                under the cache (scripts/apply-series.sh --kdir), the base
+#                kernel is the commit it was applied to; DIR's branch and
+#                working tree are not touched
 #   --debug      keep configs/debug.config (lockdep) in; off by default, as
 #                lockdep dwarfs what is measured
 #   --pack DIR   build only, and write a self-contained bundle to DIR (both

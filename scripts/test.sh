@@ -256,13 +256,19 @@ finish() {
 	exit $?
 }
 
-# Stage times of the reference machine of scripts/calibrate.sh (factor
-# 1.00), in seconds: the run of docs/testing.md's "What a run costs".
-# "cold": an empty cache (no ccache, no base kernel, no herd7 or liburing).
-# The host tests include the base kernel's download and the tools from sid.
-REF_HOST_COLD=200 REF_HOST_WARM=132
-REF_BUILD_COLD=481 REF_BUILD_WARM=24 REF_BISECT_COLD=169 REF_BISECT_WARM=55
-REF_GUEST_CI=630 REF_BASE_COLD=173 REF_BASE_WARM=173
+# ref_secs STAGE COLD|WARM -- a stage's time in seconds on the reference
+# machine of scripts/calibrate.sh (factor 1.00): the row of docs/testing.md's
+# "What a run costs" table whose first cell starts with STAGE, its "cold,
+# reference" or "warm, reference" cell ("about 230" and "92 (once ...)"
+# read as 230 and 92).  The table is the one source of these times.
+ref_secs() {
+	awk -F'|' -v stage="$1" -v col=$([ "$2" = COLD ] && echo 3 || echo 4) '
+		/^## What a run costs/ { on = 1; next }
+		on && /^## / { exit }
+		on && index($2, " " stage) == 1 && match($col, /[0-9]+/) {
+			print substr($col, RSTART, RLENGTH); exit
+		}' "$BB_TOP/docs/testing.md"
+}
 # estimate_cold -- true when the build cache is empty
 estimate_cold() {
 	[ -z "$(ls -A "$CCACHE_DIR" 2>/dev/null)" ]
@@ -277,16 +283,21 @@ estimate_what() {
 # times scaled by the machine factor; only for the CI tier as measured
 # (no --tests, --full, --ublk, --blktests, -f, --smp or --load)
 estimate_secs() {
-	local f secs=0 c=WARM
+	local f secs=0 c=WARM stages st t
 
 	f=$(sed -n 's/.* factor \([0-9.]*\) .*/\1/p' <<< "${BB_CALIBRATION:-}")
 	[ -n "$f" ] && [ "$tier" = ci ] && [ $host_only -eq 0 ] &&
 	[ -z "$ublk_opt$blktests_opt" ] && [ ${#frags[@]} -eq 0 ] &&
 	[ "$smp" = 2 ] && [ "$load" = 0 ] || return 0
 	estimate_cold && c=COLD
-	[ -n "$ptree" ] || secs=$(( secs + REF_HOST_$c + REF_BISECT_$c ))
-	secs=$(( secs + REF_BUILD_$c + REF_GUEST_CI ))
-	[ $base_cmp -eq 0 ] || secs=$(( secs + REF_BASE_$c ))
+	stages="build|boot + tests, CI tier"
+	[ -n "$ptree" ] || stages+="|host tests|bisect"
+	[ $base_cmp -eq 0 ] || stages+="|base kernel"
+	while IFS= read -r st; do
+		t=$(ref_secs "$st" $c)
+		[ -n "$t" ] || return 0
+		secs=$(( secs + t ))
+	done <<< "${stages//|/$'\n'}"
 	awk -v s="$secs" -v f="$f" 'BEGIN { printf "%d", s * f + 0.5 }'
 }
 

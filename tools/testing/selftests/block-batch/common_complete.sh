@@ -36,17 +36,6 @@ _nullb_create_polled() {
 		_skip "$name does not support polling"
 }
 
-# _nullb_prefill DEV SIZE -- write DEV's first SIZE once without polling.
-#   null_blk allocates a memory-backed device's pages on first write, with
-#   GFP_NOIO, which may sleep: from ->poll(), under iocb_bio_iopoll()'s
-#   rcu_read_lock(), that is a "sleeping function called from invalid
-#   context" splat (null_blk's own, which the series does not change).
-#   Written once, polled writes find their pages.
-_nullb_prefill() {
-	fio --name=bb-prefill --filename="/dev/$1" --ioengine=psync --direct=1 \
-		--rw=write --bs=1M --size="$2" > "$BB_TMP/fio-prefill.log" 2>&1
-}
-
 # _bfq_finish_counts [Q] -- from the trace of _probe_trace_start's events "bfq"
 #   (bfq_finish_requests(), with nr=) and "bfq1" (bfq_finish_request()):
 #   "CALLS REQUESTS MAX SINGLES", the bfq_finish_requests() calls, the

@@ -108,6 +108,9 @@ _prep_test() {
 	BB_TMP=$(mktemp -d "${TMPDIR:-/tmp}/block-batch-$TID.XXXXXX")
 	# where the watchdog reports a stall (fixed: subshells may move BB_TMP)
 	BB_STALL_FILE=$BB_TMP/stalled
+	# tracing_on as the test found it, for _cleanup_test (a test
+	# that stops tracing must not stop it for the next one)
+	BB_TRACING_ON=$(cat "$BB_TRACEFS/tracing_on" 2>/dev/null)
 	BB_MARK="block-batch-selftest: start $TID $$ $RANDOM"
 	BB_T0=$(_now)
 	echo "$BB_MARK" > /dev/kmsg 2>/dev/null || BB_MARK=
@@ -158,6 +161,8 @@ _cleanup_test() {
 		_ublk_del_all
 	fi
 	BB_DM_NAMES=() BB_NULLB_NAMES=()
+	[ -z "${BB_TRACING_ON:-}" ] ||
+		echo "$BB_TRACING_ON" > "$BB_TRACEFS/tracing_on"
 	[ -n "${BB_TMP:-}" ] && rm -rf "$BB_TMP"
 }
 

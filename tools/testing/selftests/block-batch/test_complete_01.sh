@@ -64,8 +64,6 @@ _probe_trace_start 4096 "$GROUP" "${probes[@]}"
 other_bfq=$(grep -l '\[bfq\]' /sys/block/*/queue/scheduler 2>/dev/null |
 	sed 's|^/sys/block/||; s|/queue/scheduler$||' | grep -vx "$dev" | paste -sd' ')
 
-_nullb_prefill "$dev" 64M || _fail "cannot write $dev once without polling"
-
 tested=0 control=0
 for sched in $scheds; do
 	[ "$BB_ERR" -eq 0 ] || break

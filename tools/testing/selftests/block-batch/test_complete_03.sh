@@ -50,7 +50,6 @@ _ksym_present bfq_finish_requests ||
 	_skip "bfq has no bfq_finish_requests(): no batched finish to switch under"
 trap _probe_trace_stop EXIT
 _probe_trace_start 4096 "$GROUP" "${PROBES[@]}"
-_nullb_prefill "$dev" 32M || _fail "cannot write $dev once without polling"
 
 if [ "$BB_ERR" -eq 0 ]; then
 	_set_sched "$dev" bfq || _fail "cannot select bfq"

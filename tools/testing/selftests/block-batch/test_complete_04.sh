@@ -45,8 +45,7 @@ _prep_test "bfq's batched finishes from $NPROCS short-lived processes in" \
 	"cgroups: no cgroup left dying"
 
 dev=bb_${TID}
-# Not memory backed: null_blk would allocate its pages with GFP_NOIO from
-# ->poll() (see test_complete_01); the test needs no data back.
+# Not memory backed: the test needs no data back.
 _nullb_create_polled "$dev" memory_backed=0 submit_queues=1
 # bfq is loaded before the probe of its function is added
 _require_sched "$dev" bfq || _skip "bfq is not available"

@@ -54,8 +54,7 @@ _trace_stop() {
 _prep_test "restarts of a hw queue by completion batches, scheduler tags exhausted"
 
 dev=bb_${TID}
-# Not memory backed: null_blk would allocate its pages with GFP_NOIO from
-# ->poll() (see test_complete_01); the test needs no data back.
+# Not memory backed: the test needs no data back.
 _nullb_create_polled "$dev" memory_backed=0 submit_queues=1 hw_queue_depth=2
 
 scheds=

@@ -34,6 +34,7 @@ majmin=$(($(stat -c '0x%t' /dev/ublkb"$dev_id"))),$(($(stat -c '0x%T' /dev/ublkb
 
 # "7 (expanded: 1408)" until the buffer is first used
 buffer_kb=$(awk '{ print $2 == "(expanded:" ? $3 + 0 : $1 }' "$TRACE/buffer_size_kb")
+tracing_on=$(cat "$TRACE/tracing_on")
 echo 16384 > "$TRACE/buffer_size_kb"
 echo 'p:ublk_batch/batch_start blk_mq_end_request_batch' >> "$TRACE/kprobe_events"
 echo 'r:ublk_batch/batch_end blk_mq_end_request_batch' >> "$TRACE/kprobe_events"
@@ -47,6 +48,7 @@ _count_batches() {
 	echo > "$TRACE/trace"
 	echo 1 > "$TRACE/events/ublk_batch/enable"
 	echo 1 > "$TRACE/events/block/block_rq_complete/enable"
+	echo 1 > "$TRACE/tracing_on"
 	fio --name=batch --filename=/dev/ublkb"$dev_id" --rw="$1" --bs=4k \
 		--size=8M --direct=1 --ioengine=io_uring --iodepth=32 \
 		--iodepth_batch_submit=8 --iodepth_batch_complete_min=8 \
@@ -114,6 +116,7 @@ fi
 echo '-:ublk_batch/batch_start' >> "$TRACE/kprobe_events"
 echo '-:ublk_batch/batch_end' >> "$TRACE/kprobe_events"
 echo "$buffer_kb" > "$TRACE/buffer_size_kb"
+echo "$tracing_on" > "$TRACE/tracing_on"
 echo > "$TRACE/trace"
 
 _cleanup_test

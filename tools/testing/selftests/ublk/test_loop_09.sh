@@ -50,8 +50,8 @@ _check_loop_faults() {
 }
 
 # page copy, zero copy, auto buffer registration and user copy, each with
-# UBLK_F_BATCH_IO too (kublk's batch mode has no user copy)
-for mode in "" "-z" "--auto_zc" "-u" "-b" "-z -b" "--auto_zc -b"; do
+# UBLK_F_BATCH_IO too
+for mode in "" "-z" "--auto_zc" "-u" "-b" "-z -b" "--auto_zc -b" "-u -b"; do
 	case $mode in
 	*-z*) _have_feature "ZERO_COPY" || continue ;;
 	*--auto_zc*) _have_feature "AUTO_BUF_REG" || continue ;;
