@@ -9,10 +9,10 @@ _ksym_present() {
 	awk -v f="$1" '$3 == f { found = 1 } END { exit !found }' /proc/kallsyms
 }
 
-# _require_polled_probes EVENT -- what a test of polled completion
-#   batches counted with kprobes needs: root, fio with io_uring, awk,
-#   null_blk, debugfs, the trace event EVENT (mounts tracefs; skips when
-#   it is in use) and kprobes
+# _require_polled_probes [EVENT] -- what a test of polled I/O counted
+#   with kprobes needs: root, fio with io_uring, awk, null_blk, debugfs,
+#   the trace event EVENT (mounts tracefs; skips when it is in use), or
+#   without EVENT tracefs alone, and kprobes
 _require_polled_probes() {
 	_require_root
 	_require_program fio
@@ -20,7 +20,11 @@ _require_polled_probes() {
 	_require_fio_engine io_uring
 	_require_null_blk
 	_require_debugfs
-	_require_trace_event "$1"
+	if [ $# -gt 0 ]; then
+		_require_trace_event "$1"
+	else
+		_require_tracefs
+	fi
 	_require_kprobes
 }
 

@@ -24,14 +24,7 @@
 GROUP=bb_poll
 PROBES=("r:polled null_poll ret=\$retval:s32")
 
-_require_root
-_require_program fio
-_require_program awk
-_require_fio_engine io_uring
-_require_null_blk
-_require_debugfs
-_require_tracefs
-_require_kprobes
+_require_polled_probes
 _ksym_present __might_resched ||
 	_skip "the kernel cannot report a sleep in atomic context" \
 	      "(CONFIG_DEBUG_ATOMIC_SLEEP)"
