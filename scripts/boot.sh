@@ -18,7 +18,9 @@
 #   -m MEM      memory (default 2G)
 #   -t TIMEOUT  seconds until the guest is killed (default 1800)
 #   -x APPEND   more kernel command line, after "console=ttyS0 panic=-1
-#               null_blk.nr_devices=0"; each -x adds to it
+#               null_blk.nr_devices=0"; each -x adds to it.  With -d,
+#               bb.scratch=N follows: the number of scratch block devices
+#               (namespaces and SCSI disks), for scripts/guest/init
 #   -d DISK     a scratch disk on the image IMG (its data is destroyed):
 #               nvme         QEMU's NVMe controller, serial "bbnvme" (the
 #                            second "bbnvme2", ...), IMG its namespace;
@@ -48,7 +50,7 @@ posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || bad "$1 '$2': not a positive number"; }
 
 # disk_args N SPEC -- add the QEMU options of scratch disk number N, given
 # as -d SPEC, to dev_args (and the kernel options it needs to disk_append)
-nr_nvme=0
+nr_nvme=0 nr_scratch=0
 disk_args() {
 	local n=$1 kind=${2%%:*} img opts o queues= nonrot= ns=() i
 
@@ -72,6 +74,7 @@ disk_args() {
 	nvme)
 		[ -z "$nonrot" ] || bad "-d '$2': nonrot is for SCSI disks"
 		nr_nvme=$((nr_nvme + 1))
+		nr_scratch=$((nr_scratch + 1 + ${#ns[@]}))
 		if [ ${#ns[@]} -eq 0 ]; then
 			dev_args+=(-device "nvme,serial=bbnvme${nr_nvme#1},drive=bbdisk$n${queues:+,max_ioqpairs=$queues}")
 		else
@@ -91,6 +94,7 @@ disk_args() {
 		disk_append=" noirqdebug" ;;
 	virtio-scsi|megasas)
 		[ ${#ns[@]} -eq 0 ] || bad "-d '$2': ns= is for NVMe"
+		nr_scratch=$((nr_scratch + 1))
 		if [ $kind = virtio-scsi ]; then
 			dev_args+=(-device "virtio-scsi-pci,id=bbhba$n${queues:+,num_queues=$queues}")
 		else
@@ -132,6 +136,8 @@ need_tools "$qemu" timeout setsid
 [ "$accel" = tcg ] || [ -w /dev/kvm ] || die "-a kvm: /dev/kvm is not usable"
 [ -r "$kernel" ] || die "no kernel image $kernel"
 [ -r "$initrd" ] || die "no initramfs $initrd"
+
+[ $nr_scratch -eq 0 ] || append+=" bb.scratch=$nr_scratch"
 
 cmd=("$qemu" "${accel_args[@]}" -smp "$smp" -m "$mem"
      -kernel "$kernel" -initrd "$initrd" -append "$append$disk_append"

@@ -4,7 +4,9 @@
 # Static checks of the series, patch by patch:
 #   checkpatch  scripts/checkpatch.pl --strict on every exported patch
 #               (exported into out/check-series, From: and Signed-off-by:
-#               BB_CHECK_NAME <BB_CHECK_EMAIL>, default a check identity)
+#               BB_CHECK_NAME <BB_CHECK_EMAIL>, default a check identity),
+#               and every patch of the fixes posting has Fixes: and
+#               Cc: stable@vger.kernel.org
 #   build       check out each commit in turn and build the objects it touches
 #               with W=1 and sparse (C=2); a warning that the same object does
 #               not have on the base is an error.  Selftest directories a patch
@@ -83,6 +85,19 @@ check_patches() {
 			rc=1
 		else
 			echo "checkpatch: ${p#"$dir"/}: clean"
+		fi
+	done
+	# The fixes posting holds only what stable takes: each of its
+	# patches names the commit it fixes and is Cc'd to stable.
+	for p in "$dir"/*-fixes/0*.patch; do
+		case $p in *0000-cover-letter.patch) continue ;; esac
+		[ -f "$p" ] || continue
+		if grep -q '^Fixes: [0-9a-f]\{12,\} ("' "$p" &&
+		   grep -q '^Cc: stable@vger.kernel.org' "$p"; then
+			echo "stable: ${p#"$dir"/}: Fixes: and Cc: stable"
+		else
+			echo "stable: ${p#"$dir"/}: in the fixes posting without Fixes: or Cc: stable@vger.kernel.org"
+			rc=1
 		fi
 	done
 }

@@ -21,9 +21,9 @@
 # each posting's own patches, so that every recipient of a posting gets
 # all of it and its cover letter: maintainers and
 # linux-block@vger.kernel.org in To:, reviewers and the other lists in
-# Cc:.  The fixes reach the memory-model maintainers too (their entry
-# covers Documentation/litmus-tests/), the ublk posting the ublk
-# maintainer.
+# Cc:.  The sched-lock posting reaches the memory-model maintainers too
+# (their entry covers Documentation/litmus-tests/), the ublk posting the
+# ublk maintainer.
 
 set -u
 . "$(dirname "$0")/lib.sh"

@@ -14,7 +14,8 @@ GUEST_APPEND="loglevel=6 oops=panic scsi_debug.add_host=0 scsi_debug.dev_size_mb
 # four I/O queue pairs (the reset stress, test_drivers_01) and two
 # namespaces (test_complete_02: completion batches of two queues), a virtio-scsi
 # disk with two request queues and, but in the CI tier, a MegaRAID disk
-# (test_drivers_01, which finds the SCSI ones by their model "bbscratch").
+# (test_drivers_01).  The guest's init names them for the kselftests
+# (BB_SCRATCH_DEVS, BB_NVME_DEV, BB_NVME_NAMESPACES).
 # The CI tier leaves out the MegaRAID disk: test_drivers_01 then tests two
 # multi-queue drivers (the batch that spans hw queues, mutant 13), not all
 # three.

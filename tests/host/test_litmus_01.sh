@@ -37,14 +37,15 @@ n=$(ls "$TOP"/Documentation/litmus-tests/block/*.litmus | wc -l)
 [ "$(grep -cE '^ok [0-9]+ litmus: .* \((Never|Sometimes|Always)\)$' "$T/tap")" -eq "$n" ] ||
 	fail "expected $n 'ok' lines from run-litmus.sh"
 
-# A wrong expectation is caught: the v6 pairing claimed to be Never, next to
-# a correct test given as a file, and a test with no Result: line.
-v6=$TOP/Documentation/litmus-tests/block/blk-mq-quiesce-v6-rmb.litmus
+# A wrong expectation is caught: the negative control (no smp_mb())
+# claimed to be Never, next to a correct test given as a file, and a test
+# with no Result: line.
+nomb=$TOP/Documentation/litmus-tests/block/blk-mq-quiesce-unquiesce-vs-run-no-mb.litmus
 good=$TOP/Documentation/litmus-tests/block/blk-mq-quiesce-unquiesce-vs-run.litmus
 mkdir -p "$T/wrong"
-sed 's/^ \* Result: Sometimes$/ * Result: Never/' "$v6" > "$T/wrong/v6-claims-never.litmus"
-grep -q '^ \* Result: Never$' "$T/wrong/v6-claims-never.litmus" ||
-	fail "could not rewrite the Result: line of $v6"
+sed 's/^ \* Result: Sometimes$/ * Result: Never/' "$nomb" > "$T/wrong/no-mb-claims-never.litmus"
+grep -q '^ \* Result: Never$' "$T/wrong/no-mb-claims-never.litmus" ||
+	fail "could not rewrite the Result: line of $nomb"
 grep -v '^ \* Result: ' "$good" > "$T/wrong/no-result.litmus"
 BB_CACHE=$cache "$TOP/scripts/run-litmus.sh" --mm-dir "$mm" "$good" "$T/wrong" \
 	> "$T/tap" 2> "$T/err"
@@ -53,7 +54,7 @@ cat "$T/tap"
 [ $rc -eq 1 ] || fail "run-litmus.sh on wrong expectations: rc=$rc, expected 1"
 grep -q '^ok 1 litmus: .*blk-mq-quiesce-unquiesce-vs-run.litmus (Never)$' "$T/tap" ||
 	fail "the correct test was not reported ok"
-grep -q '^not ok [0-9]* litmus: .*v6-claims-never.litmus (expected Never, herd7 says Sometimes)$' "$T/tap" ||
+grep -q '^not ok [0-9]* litmus: .*no-mb-claims-never.litmus (expected Never, herd7 says Sometimes)$' "$T/tap" ||
 	fail "the wrong Result: line was not caught"
 grep -q "^not ok [0-9]* litmus: .*no-result.litmus (no '(\* Result: ...' line)$" "$T/tap" ||
 	fail "the missing Result: line was not caught"

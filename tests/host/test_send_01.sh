@@ -9,7 +9,7 @@
 #    Signed-off-by: and MAINTAINERS entry, base-commit:, one
 #    prerequisite-patch-id: per patch of the postings it applies on, and
 #    To/Cc from get_maintainer.pl over its own patches (block layer and
-#    memory model for the fixes, the ublk maintainer for ublk);
+#    memory model for sched-lock, the ublk maintainer for ublk);
 #  - git am of the mboxes onto the base, each on the ones it applies on,
 #    gives the applied series' tree, with the sender in MAINTAINERS in
 #    place of the placeholder; a posting that applies on the base alone
@@ -78,7 +78,8 @@ for t in "${TOPICS[@]}"; do
 	fi
 	! grep -q '^@PREREQUISITE@$' "$m" || fail "$t: @PREREQUISITE@ left in the cover letter"
 	rcpt="linux-block@vger.kernel.org"
-	[ "$t" != fixes ] || rcpt="$rcpt axboe@kernel.dk stern@rowland.harvard.edu lkmm@lists.linux.dev"
+	[ "$t" != fixes ] || rcpt="$rcpt axboe@kernel.dk"
+	[ "$t" != sched-lock ] || rcpt="$rcpt stern@rowland.harvard.edu lkmm@lists.linux.dev"
 	[ "$t" != ublk ] || rcpt="$rcpt $ublk_m"
 	for a in $rcpt; do
 		grep -q "^\(To\|Cc\):.*$a\|^	.*$a" "$m" || fail "$t: $a is not a recipient"

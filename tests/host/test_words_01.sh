@@ -40,7 +40,7 @@ pats=(
 )
 re=$(IFS='|'; echo "${pats[*]}")
 # "block-batch" where it is not the kselftest directory or its tests
-proj_ok="(selftests/|selftests: |\\.\\.\\./|TARGETS \\+= )$proj|$proj(-selftest|-\\\$TID\\.)|$proj (selftests?|kselftests?)\\b"
+proj_ok="(selftests/|selftests: |\\.\\.\\./|TARGETS \\+= |TARGETS=)$proj|$proj(-selftest|-\\\$TID\\.)|$proj (selftests?|kselftests?)\\b"
 
 # scan FILE... -- PATCH:LINE: TEXT for each line that names the project
 scan() {

@@ -1,44 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Completion batches (blk_mq_end_request_batch()) and the elevator's part
-# of them, counted with kprobes: the test_complete_* tests.
-# Sourced by test_common.sh.
-
-# _ksym_present NAME -- the kernel (or a loaded module) has function NAME
-_ksym_present() {
-	awk -v f="$1" '$3 == f { found = 1 } END { exit !found }' /proc/kallsyms
-}
-
-# _require_polled_probes [EVENT] -- what a test of polled I/O counted
-#   with kprobes needs: root, fio with io_uring, awk, null_blk, debugfs,
-#   the trace event EVENT (mounts tracefs; skips when it is in use), or
-#   without EVENT tracefs alone, and kprobes
-_require_polled_probes() {
-	_require_root
-	_require_program fio
-	_require_program awk
-	_require_fio_engine io_uring
-	_require_null_blk
-	_require_debugfs
-	if [ $# -gt 0 ]; then
-		_require_trace_event "$1"
-	else
-		_require_tracefs
-	fi
-	_require_kprobes
-}
-
-# _nullb_create_polled NAME [PARAM]... -- _nullb_create NAME with one poll
-#   queue (and PARAMs), or skip when null_blk cannot poll
-_nullb_create_polled() {
-	local name=$1
-
-	shift
-	_nullb_create "$name" poll_queues=1 "$@" ||
-		_skip "null_blk cannot create a device with a poll queue"
-	[ "$(cat "/sys/block/$name/queue/io_poll")" = 1 ] ||
-		_skip "$name does not support polling"
-}
+# bfq's part of completion batches (blk_mq_end_request_batch()), counted
+# from the trace of kprobes on bfq_finish_requests() and
+# bfq_finish_request(), and a device's completed requests.
+# Sourced by test_complete_NN.sh after test_common.sh.
 
 # _bfq_finish_counts [Q] -- from the trace of _probe_trace_start's events "bfq"
 #   (bfq_finish_requests(), with nr=) and "bfq1" (bfq_finish_request()):

@@ -376,31 +376,3 @@ _nvme_ns_ctrls() {
 		basename "$(readlink -f "/sys/block/$1/device")"
 	fi
 }
-
-# _scratch_nvme -- the NVMe namespaces a test may destroy: those whose
-#   first controller is QEMU's ("QEMU NVMe Ctrl") with serial "bbnvme"
-#   (the scratch drive a test VM gets from QEMU's
-#   -device nvme,serial=bbnvme), never a VM's own disk
-_scratch_nvme() {
-	local b c
-
-	for b in /sys/block/nvme*n*; do
-		[ -e "$b" ] || continue
-		b=${b##*/}
-		case $b in nvme*c*n*) continue ;; esac
-		c=$(_nvme_ns_ctrls "$b" | head -n1)
-		grep -q "QEMU NVMe Ctrl" "/sys/class/nvme/$c/model" 2>/dev/null &&
-		grep -q "^bbnvme" "/sys/class/nvme/$c/serial" 2>/dev/null &&
-			echo "$b"
-	done
-}
-
-# _scratch_nvme_by_ctrl -- "CTRL NS" for each namespace of _scratch_nvme:
-#   namespaces of one controller share its queues
-_scratch_nvme_by_ctrl() {
-	local ns
-
-	_scratch_nvme | while read -r ns; do
-		echo "$(_nvme_ns_ctrls "$ns" | head -n1) $ns"
-	done
-}

@@ -3,6 +3,11 @@
 # Kprobes and trace events: counting what the kernel did.
 # Sourced by test_common.sh.
 
+# _ksym_present NAME -- the kernel (or a loaded module) has function NAME
+_ksym_present() {
+	awk -v f="$1" '$3 == f { found = 1 } END { exit !found }' /proc/kallsyms
+}
+
 # _kprobes_add GROUP PROBE... -- each PROBE ("NAME FUNCTION [FETCHARGS]") as
 #   the kprobe event GROUP/NAME, or with "r:NAME FUNCTION" as a return probe;
 #   if one cannot be added, prints its function and returns 1

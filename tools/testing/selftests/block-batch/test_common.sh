@@ -17,7 +17,7 @@ BB_TRACEFS=/sys/kernel/tracing
 BB_NULLB_NAMES=()
 
 # The helpers, by concern (common_<concern>.sh next to this file).
-for _bb_part in devices idle probes fio stress watchdog cgroup complete; do
+for _bb_part in devices idle probes fio stress watchdog cgroup poll; do
 	# shellcheck source=/dev/null
 	. "$(dirname "${BASH_SOURCE[0]}")/common_$_bb_part.sh" || exit 1
 done

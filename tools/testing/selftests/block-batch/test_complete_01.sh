@@ -21,6 +21,7 @@
 # function.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
+. "$(cd "$(dirname "$0")" && pwd)"/common_complete.sh
 
 GROUP=bb_complete
 PROBES=(

@@ -8,8 +8,9 @@
 # queue's elevator (bfq: its own bfq_data and lock), and the scheduler
 # tags put back into each queue's own sched_tags.
 #
-# Device: two namespaces of one scratch NVMe controller (QEMU's, serial
-# "bbnvme": a test VM's second namespace).  They share the controller's
+# Device: two namespaces of one NVMe controller, named by
+# BB_NVME_NAMESPACES ("nvme0n1 nvme0n2"; their data is destroyed).  They
+# share the controller's
 # queues, so its interrupt handler ends one completion batch with the
 # requests of both request queues; a null_blk cannot do that (io_uring's
 # io_do_iopoll() stops at the first poll that added to its batch, and a
@@ -25,12 +26,13 @@
 # other namespace's requests to the first), a call finished more than 32,
 # or a tag or scheduler tag of either namespace is not back once idle
 # (_check_idle).
-# Skips when no batch held requests of both queues (nothing to test), no
-# scratch NVMe controller has two namespaces, the trace lost events, or the
-# kernel has no kprobe events or inlined a probed function.  The
-# namespaces' data is destroyed.
+# Skips when no batch held requests of both queues (nothing to test),
+# BB_NVME_NAMESPACES does not name two namespaces of one controller, the
+# trace lost events, or the kernel has no kprobe events or inlined a
+# probed function.  A namespace in use is refused.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
+. "$(cd "$(dirname "$0")" && pwd)"/common_complete.sh
 
 GROUP=bb_complete2
 # pointers fetched with "+0(...)": a 64-bit kernel (struct rq_list's tail
@@ -53,16 +55,18 @@ _require_kprobes
 [ "$(getconf LONG_BIT 2>/dev/null || echo 64)" = 64 ] ||
 	_skip "the probes fetch 64-bit pointers"
 
-# two namespaces of the first scratch NVMe controller that has two
-read -r dev_a dev_b < <(_scratch_nvme_by_ctrl |
-	awk '{ n[$1]++; l[$1] = l[$1] " " $2 }
-	     n[$1] == 2 { print substr(l[$1], 2); exit }')
-[ -n "$dev_b" ] ||
-	_skip "no scratch NVMe controller with two namespaces (QEMU -device" \
-	      "nvme,serial=bbnvme with two nvme-ns)"
+read -r dev_a dev_b dev_c <<< "${BB_NVME_NAMESPACES:-}"
+[ -n "$dev_b" ] && [ -z "$dev_c" ] ||
+	_skip "BB_NVME_NAMESPACES does not name two NVMe namespaces" \
+	      "(\"nvmeXnY nvmeXnZ\", of one controller; their data is destroyed)"
+dev_a=${dev_a#/dev/} dev_b=${dev_b#/dev/}
 for d in "$dev_a" "$dev_b"; do
+	[ -b "/dev/$d" ] && [ -d "/sys/block/$d" ] || _skip "$d is not a disk"
 	why=$(_disk_in_use "$d") && _skip "refusing $d: $why"
 done
+[ "$(_nvme_ns_ctrls "$dev_a" | head -n1)" = "$(_nvme_ns_ctrls "$dev_b" | head -n1)" ] &&
+	[ -n "$(_nvme_ns_ctrls "$dev_a")" ] ||
+	_skip "$dev_a and $dev_b are not namespaces of one NVMe controller"
 _require_sched "$dev_a" bfq || _skip "bfq is not available"
 _ksym_present bfq_finish_requests ||
 	_skip "bfq has no bfq_finish_requests(): no batched finish to split"

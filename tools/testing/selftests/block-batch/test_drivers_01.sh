@@ -8,14 +8,11 @@
 # scheduler switched round none, mq-deadline and bfq while fio write+verify
 # runs, bounded by SWITCHES and BB_STRESS_SECS / 2.
 #
-# The disks' data is destroyed.  Used only: SCSI disks whose model starts
-# with "bbscratch" (QEMU's -device scsi-hd,product=bbscratch, which
-# a test VM attaches behind megasas-gen2 and virtio-scsi-pci) and
-# the first namespace of QEMU's NVMe controllers with serial "bbnvme"
-# (a test VM's scratch drive), or the disks named in BB_SCRATCH_DEVS
-# ("sdb nvme1n1": real hardware).  A disk that is mounted (by device
-# number, so /dev/root too), swap or held is refused.  No scratch disk is
-# a SKIP.
+# Devices: the disks named in BB_SCRATCH_DEVS ("sdb sdc nvme1n1": one
+# per driver to test, for example QEMU's megasas-gen2, virtio-scsi-pci
+# and nvme, or real hardware); their data is destroyed.  A disk that is
+# mounted (by device number, so /dev/root too), swap or held is refused.
+# Without BB_SCRATCH_DEVS the test skips.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
@@ -37,34 +34,10 @@ _disk_driver() {
 	cat "/sys/class/scsi_host/${h##*/}/proc_name" 2>/dev/null || echo unknown
 }
 
-# _scratch_disks -- the disks this test may destroy
-_scratch_disks() {
-	local b
-
-	if [ -n "${BB_SCRATCH_DEVS:-}" ]; then
-		for b in $BB_SCRATCH_DEVS; do echo "${b#/dev/}"; done
-		return
-	fi
-	for b in /sys/block/sd*; do
-		[ -e "$b/device/model" ] || continue
-		if grep -q '^bbscratch' "$b/device/model"; then
-			echo "${b##*/}"
-		else
-			# why not: into the log, for a user who expected it
-			_log "${b##*/} ($(_disk_driver "${b##*/}"):" \
-			     "$(cat "$b/device/vendor") $(cat "$b/device/model")):" \
-			     "no scratch disk (model not bbscratch*)" >&2
-		fi
-	done
-	# one namespace per controller: a second one shares the first's
-	# queues and driver paths
-	_scratch_nvme_by_ctrl | awk '!seen[$1]++ { print $2 }'
-}
-
-mapfile -t disks < <(_scratch_disks)
-[ ${#disks[@]} -gt 0 ] ||
-	_skip "no scratch disk (a test VM attaches them as bbscratch/bbnvme;" \
-	      "elsewhere BB_SCRATCH_DEVS names them)"
+[ -n "${BB_SCRATCH_DEVS:-}" ] ||
+	_skip "BB_SCRATCH_DEVS names no disk to test (their data is destroyed)"
+read -ra disks <<< "$BB_SCRATCH_DEVS"
+disks=("${disks[@]#/dev/}")
 for d in "${disks[@]}"; do
 	[ -b "/dev/$d" ] && [ -d "/sys/block/$d" ] || _skip "$d is not a disk"
 	why=$(_disk_in_use "$d") && _skip "refusing $d: $why"

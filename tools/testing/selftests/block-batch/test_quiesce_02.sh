@@ -8,13 +8,10 @@
 # and unquiesces: a request stranded by a lost queue run is reported as a
 # stall by the watchdog, a lost one fails verify.
 #
-# The device's data is destroyed.  Without BB_NVME_DEV the test only uses a
-# namespace of a controller whose model is "QEMU NVMe Ctrl" and whose
-# serial is "bbnvme" (QEMU's -device nvme,serial=bbnvme: a test VM's
-# scratch drive, not a VM's own disk).  BB_NVME_DEV=nvmeXnY names another
-# namespace; the controller reset is the one that owns that namespace
-# (with native multipath, the controller of its one path; several paths
-# are refused).
+# Device: the NVMe namespace named by BB_NVME_DEV (nvmeXnY); its data is
+# destroyed, and without it the test skips.  The controller reset is the
+# one that owns that namespace (with native multipath, the controller of
+# its one path; several paths are refused).
 # Refused: any namespace of that controller, or a partition of one, that is
 # mounted, used as swap or held by another device (dm, md, ...).
 #
@@ -31,14 +28,11 @@ _require_root
 _require_program fio
 _require_fio_engine io_uring
 
-if [ -n "${BB_NVME_DEV:-}" ]; then
-	ns=${BB_NVME_DEV#/dev/}
-	[ -b "/dev/$ns" ] && [ -d "/sys/block/$ns" ] ||
-		_skip "BB_NVME_DEV=$BB_NVME_DEV is not an NVMe namespace block device"
-else
-	ns=$(_scratch_nvme | head -n1)
-	[ -n "$ns" ] || _skip "no scratch NVMe namespace (QEMU -device nvme, or BB_NVME_DEV)"
-fi
+[ -n "${BB_NVME_DEV:-}" ] ||
+	_skip "BB_NVME_DEV names no NVMe namespace to reset (its data is destroyed)"
+ns=${BB_NVME_DEV#/dev/}
+[ -b "/dev/$ns" ] && [ -d "/sys/block/$ns" ] ||
+	_skip "BB_NVME_DEV=$BB_NVME_DEV is not an NVMe namespace block device"
 mapfile -t ctrls < <(_nvme_ns_ctrls "$ns")
 [ ${#ctrls[@]} -eq 1 ] ||
 	_skip "$ns has ${#ctrls[@]} controllers (${ctrls[*]}): name a namespace with one path"
