@@ -362,6 +362,15 @@ _disk_in_use() {
 	return 1
 }
 
+# _require_unused_disk DISK -- skip unless DISK is a whole disk that
+#   _disk_in_use finds unused: a test may destroy its data
+_require_unused_disk() {
+	local why
+
+	[ -b "/dev/$1" ] && [ -d "/sys/block/$1" ] || _skip "$1 is not a disk"
+	why=$(_disk_in_use "$1") && _skip "refusing $1: $why"
+}
+
 # _nvme_ns_ctrls NS -- the controller(s) of NVMe namespace block device
 #   NS: its own device link, or with native multipath the controllers of
 #   its hidden nvmeXcYnZ paths

@@ -10,8 +10,8 @@
 #
 # Device: two namespaces of one NVMe controller, named by
 # BB_NVME_NAMESPACES ("nvme0n1 nvme0n2"; their data is destroyed).  They
-# share the controller's
-# queues, so its interrupt handler ends one completion batch with the
+# share the controller's queues, so its interrupt handler ends one
+# completion batch with the
 # requests of both request queues; a null_blk cannot do that (io_uring's
 # io_do_iopoll() stops at the first poll that added to its batch, and a
 # ->poll() reaps one hardware queue of one request queue).  fio (io_uring,
@@ -60,12 +60,10 @@ read -r dev_a dev_b dev_c <<< "${BB_NVME_NAMESPACES:-}"
 	_skip "BB_NVME_NAMESPACES does not name two NVMe namespaces" \
 	      "(\"nvmeXnY nvmeXnZ\", of one controller; their data is destroyed)"
 dev_a=${dev_a#/dev/} dev_b=${dev_b#/dev/}
-for d in "$dev_a" "$dev_b"; do
-	[ -b "/dev/$d" ] && [ -d "/sys/block/$d" ] || _skip "$d is not a disk"
-	why=$(_disk_in_use "$d") && _skip "refusing $d: $why"
-done
-[ "$(_nvme_ns_ctrls "$dev_a" | head -n1)" = "$(_nvme_ns_ctrls "$dev_b" | head -n1)" ] &&
-	[ -n "$(_nvme_ns_ctrls "$dev_a")" ] ||
+_require_unused_disk "$dev_a"
+_require_unused_disk "$dev_b"
+ctrl_a=$(_nvme_ns_ctrls "$dev_a" | head -n1)
+[ -n "$ctrl_a" ] && [ "$ctrl_a" = "$(_nvme_ns_ctrls "$dev_b" | head -n1)" ] ||
 	_skip "$dev_a and $dev_b are not namespaces of one NVMe controller"
 _require_sched "$dev_a" bfq || _skip "bfq is not available"
 _ksym_present bfq_finish_requests ||

@@ -39,8 +39,7 @@ _disk_driver() {
 read -ra disks <<< "$BB_SCRATCH_DEVS"
 disks=("${disks[@]#/dev/}")
 for d in "${disks[@]}"; do
-	[ -b "/dev/$d" ] && [ -d "/sys/block/$d" ] || _skip "$d is not a disk"
-	why=$(_disk_in_use "$d") && _skip "refusing $d: $why"
+	_require_unused_disk "$d"
 done
 
 _prep_test "integrity and scheduler switching on ${disks[*]}"

@@ -13,7 +13,8 @@
 # batch's request is handed out between two of one batch (not one hold),
 # or when the traced requests are not the written ones.  The bound of 32
 # requests per hold is test_hold_01's (here each job keeps at most 32
-# requests in flight, so no batch could exceed it).  Only logged: order across batches (consecutive
+# requests in flight, so no batch could exceed it).  Only logged: order
+# across batches (consecutive
 # batches may be issued concurrently by two CPUs) and sector order within a
 # region, which bfq's own order does not keep (bfq_choose_req() may take the
 # nearest request behind the device's last position, which another queue's
