@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The benchmark's fio command, sourced by guest-bench.sh (in the guest) and
-# dev-bench.sh (run.sh --dev, on a real disk): one source for both.
+# The benchmark's fio command and the lock figures taken around it, sourced
+# by guest-bench.sh (in the guest) and dev-bench.sh (run.sh --dev, on a real
+# disk): one source for both.
 
 # bench_fio DEV JOBS [FIO-OPTION]... -- the fio command of Yu Kuai's
 #   "blk-mq-sched: support request batch dispatching for sq elevator"
@@ -24,32 +25,128 @@ bench_fio() {
 	awk -F';' 'NF > 49 && $5 == 0 { print $8 + $49 }' "$out"
 }
 
+# The scheduler lock's lockdep class names: dd->lock and bfqd->lock in the
+# base kernel, the scheduler lock (its class named after the elevator) with
+# the series.
+SCHED_LOCK_CLASSES='&dd->lock &bfqd->lock mq-deadline bfq kyber'
+
 # bench_lockstat PREFIX -- the lock_stat rows of the locks the series changes
 #   (CONFIG_LOCK_STAT kernels), as LOCKSTAT lines: contentions,
-#   acquisitions and the longest hold in us (columns 3, 9 and 11 of
-#   /proc/lock_stat: contentions, acquisitions, holdtime-max).  The
-#   scheduler's lock is dd->lock / bfqd->lock in the base kernel and the
-#   scheduler lock (its lockdep class is named after the elevator) with the
-#   series: one row, "sched-lock".
+#   acquisitions, the longest hold, and the total hold and wait times in
+#   us (columns 3, 9, 11, 12 and 6 of /proc/lock_stat: contentions,
+#   acquisitions, holdtime-max, holdtime-total, waittime-total).  The
+#   scheduler's lock is one row, "sched-lock", under either kernel's class
+#   names.
+LOCK_STAT_FILE=/proc/lock_stat
 bench_lockstat() {
 	local f=${TMPDIR:-/tmp}/lock_stat.$$
 
-	[ -r /proc/lock_stat ] || return 0
+	[ -r "$LOCK_STAT_FILE" ] || return 0
 	# one read of the file, then parse the copy; rows of the same lock
 	# under several class names (#N versions, /N subclasses) are added up
-	cat /proc/lock_stat > "$f" || return 0
-	awk -v pre="$1" '
-		$1 ~ /^(&q->queue_lock|&dd->lock|&bfqd->lock|mq-deadline|bfq|kyber)(#[0-9]+)?(\/[0-9]+)?:$/ {
-			c = $1; sub(/(#[0-9]+)?(\/[0-9]+)?:$/, "", c)
-			if (c != "&q->queue_lock")
-				c = "sched-lock"
+	cat "$LOCK_STAT_FILE" > "$f" || return 0
+	awk -v pre="$1" -v classes="$SCHED_LOCK_CLASSES" '
+		BEGIN { n = split(classes, a, " "); for (i = 1; i <= n; i++) sched[a[i]] = 1; n = 0 }
+		{
+			c = $1
+			if (!sub(/(#[0-9]+)?(\/[0-9]+)?:$/, "", c)) next
+			if (c in sched) c = "sched-lock"
+			else if (c != "&q->queue_lock") next
 			if (!(c in acq)) order[++n] = c
-			con[c] += $3; acq[c] += $9
+			con[c] += $3; acq[c] += $9; htot[c] += $12; wtot[c] += $6
 			if (!(c in hold) || $11 + 0 > hold[c]) hold[c] = $11 + 0
 		}
 		END {
 			for (i = 1; i <= n; i++)
-				print pre " class=" order[i] " con=" con[order[i]] " acq=" acq[order[i]] " hold=" hold[order[i]]
+				print pre " class=" order[i] " con=" con[order[i]] " acq=" acq[order[i]] \
+					" hold=" hold[order[i]] " htot=" htot[order[i]] " wtot=" wtot[order[i]]
 		}' "$f"
 	rm -f "$f"
+}
+
+# The scheduler lock's hold time by call site, from lockdep's lock_acquired
+# and lock_release trace events (CONFIG_LOCK_STAT, CONFIG_HIST_TRIGGERS):
+# a histogram trigger on lock_acquired (the lock taken, after any wait)
+# keeps the time per lock and task, one on lock_release sends the
+# difference to a synthetic event, and that event's histogram sums it by
+# the stack at the release.  The stack names the function that let the
+# lock go; bench_holdsites_stop sorts it into a call site.  The hold counts
+# are exact; the times are inflated by the tracing of every other lock
+# taken meanwhile, which is why the report uses their shares only.
+HOLD_TRACEFS=/sys/kernel/tracing
+HOLD_EVENT=sched_lock_hold
+
+# bench_holdsites_start -- set up the triggers; returns 1 (and leaves
+#   nothing set up) where the kernel has no lock events or no histograms
+bench_holdsites_start() {
+	local t=$HOLD_TRACEFS n
+
+	HOLD_FILTER=
+	[ -w "$t/events/lock/lock_acquired/trigger" ] && [ -w "$t/synthetic_events" ] || return 1
+	for n in $SCHED_LOCK_CLASSES; do
+		HOLD_FILTER+="${HOLD_FILTER:+ || }name == \"$n\""
+	done
+	HOLD_TRIGGERS=(
+		"$t/events/lock/lock_acquired/trigger:hist:keys=lockdep_addr,common_pid:ts0=common_timestamp if $HOLD_FILTER"
+		"$t/events/lock/lock_release/trigger:hist:keys=lockdep_addr,common_pid:ns=common_timestamp-\$ts0:onmatch(lock.lock_acquired).trace($HOLD_EVENT,\$ns) if $HOLD_FILTER"
+		"$t/events/synthetic/$HOLD_EVENT/trigger:hist:keys=common_stacktrace:vals=hitcount,ns:size=8192"
+	)
+	if ! echo "$HOLD_EVENT u64 ns" >> "$t/synthetic_events" 2>/dev/null; then
+		echo "bench: no synthetic event $HOLD_EVENT: no hold sites" >&2
+		return 1
+	fi
+	for n in "${HOLD_TRIGGERS[@]}"; do
+		echo "${n#*:}" >> "${n%%:*}" 2>/dev/null && continue
+		echo "bench: ${n%%:*} refused a trigger: no hold sites;" \
+		     "$(tail -n 2 "$t/error_log" 2>/dev/null | tr '\n' ' ')" >&2
+		bench_holdsites_off
+		return 1
+	done
+}
+
+# bench_holdsites_off -- remove the triggers (last first) and the event
+bench_holdsites_off() {
+	local i n
+
+	for ((i = ${#HOLD_TRIGGERS[@]} - 1; i >= 0; i--)); do
+		n=${HOLD_TRIGGERS[i]}
+		echo "!${n#*:}" >> "${n%%:*}" 2>/dev/null
+	done
+	echo "!$HOLD_EVENT" >> "$HOLD_TRACEFS/synthetic_events" 2>/dev/null
+	HOLD_TRIGGERS=()
+}
+
+# bench_holdsites_stop PREFIX -- HOLDSITE lines, one per call site that held
+#   the lock: PREFIX site=S n=ACQUISITIONS ns=TOTAL-HOLD, and the entries
+#   the histogram dropped (site=dropped n=N ns=0); then bench_holdsites_off.
+#   The site is that of the first function in the stack, from the top,
+#   whose name tells one: a static function inlined into its caller leaves
+#   the caller, which is the same site.
+bench_holdsites_stop() {
+	awk -v pre="$1" '
+		function site(f) {
+			if (f ~ /bio_merge/) return "merge"
+			if (f ~ /insert_request/) return "insert"
+			if (f ~ /dispatch|dequeue/) return "dispatch"
+			if (f ~ /finish|requeue/) return "finish"
+			if (f ~ /limit_depth|over_limit/) return "depth"
+			return ""
+		}
+		/^\{ common_stacktrace:/ { s = ""; next }
+		/^[[:space:]]+[A-Za-z_.0-9]+\+0x/ {
+			if (s == "") { f = $1; sub(/\+.*/, "", f); s = site(f) }
+			next
+		}
+		/^\} hitcount:/ {
+			if (s == "") s = "other"
+			if (!(s in n)) order[++k] = s
+			n[s] += $3; ns[s] += $5
+			next
+		}
+		/^[[:space:]]*Dropped:/ { dropped = $2 }
+		END {
+			for (i = 1; i <= k; i++) print pre " site=" order[i] " n=" n[order[i]] " ns=" ns[order[i]]
+			if (dropped + 0) print pre " site=dropped n=" dropped " ns=0"
+		}' "$HOLD_TRACEFS/events/synthetic/$HOLD_EVENT/hist"
+	bench_holdsites_off
 }

@@ -188,8 +188,9 @@ irqblk_stop() {
 # bench_case DEV SCHED JOBS [irqblk] -- one case on /dev/DEV: select SCHED
 #   (NA if it cannot be), run the fio command, and print the BENCH line,
 #   with irqblk the IRQBLK line, and on CONFIG_LOCK_STAT kernels the
-#   LOCKSTAT lines; merges and I/Os are counted over the fio run only
-#   (deltas of /sys/block/DEV/stat), the I/Os to make lock_stat per I/O
+#   LOCKSTAT lines and, from a second fio run, the HOLDSITE lines; merges
+#   and I/Os are counted over each fio run only (deltas of
+#   /sys/block/DEV/stat), the I/Os to make lock_stat per I/O
 bench_case() {
 	local dev=$1 sched=$2 jobs=$3 ib= blk= iops st0 st1 merges ios hipri=
 
@@ -222,7 +223,16 @@ bench_case() {
 	ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
 	echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=${iops:-NA} merges=$merges"
 	[ -z "$ib" ] || echo "IRQBLK kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios $blk"
-	bench_lockstat "LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios"
+	bench_lockstat "LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios iops=${iops:-NA}"
+	# lock_stat kernels, a scheduler with a lock: the same fio run again
+	# with the hold time traced by call site (HOLDSITE lines), apart from
+	# the run above, whose lock_stat figures the tracing would inflate
+	[ -w /proc/lock_stat ] && [ "$sched" != none ] && bench_holdsites_start || return 0
+	read -ra st0 < "/sys/block/$dev/stat"
+	bench_fio "/dev/$dev" "$jobs" ${hipri:+--hipri} "${BENCH_FIO_ARGS[@]}" > /dev/null
+	read -ra st1 < "/sys/block/$dev/stat"
+	ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
+	bench_holdsites_stop "HOLDSITE kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios"
 }
 
 # DISK (run.sh --disk): instead of null_blk, the guest's emulated SCSI disk

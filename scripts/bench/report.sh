@@ -11,6 +11,9 @@
 #   iops.png      mean IOPS per scheduler and job count, base and patched
 #   ratio.png     patched/base per scheduler and job count, with the spread
 #   lockstat.png  scheduler-lock acquisitions per I/O (lock_stat builds only)
+#   holdtime.png  scheduler-lock hold time per I/O (lock_stat's holdtime-total)
+#   holdsites.csv the scheduler lock's hold time and acquisitions per I/O by
+#                 call site (HOLDSITE lines), and holdsites.png, stacked
 # From HOLD lines (run.sh --holds), instead: table.md with the longest
 # irq-off / preempt-off sections, and holds.csv with every measured case.
 # The plots need gnuplot (Debian: gnuplot-nox); without it they are left out
@@ -48,6 +51,9 @@ if ! grep -q '^BENCH ' "$res"; then
 fi
 tab md > "$out/table.md" && tab csv > "$out/summary.csv" &&
 	tab json > "$out/summary.json" && tab raw > "$out/results.csv" || exit 1
+if grep -q '^HOLDSITE ' "$res"; then
+	tab sitecsv > "$out/holdsites.csv" || exit 1
+fi
 cat "$out/table.md"
 
 if ! command -v gnuplot > /dev/null; then
@@ -56,6 +62,8 @@ if ! command -v gnuplot > /dev/null; then
 fi
 tab plot > "$out/plot.dat"
 tab lockplot > "$out/lockplot.dat"
+tab holdplot > "$out/holdplot.dat"
+tab siteplot > "$out/siteplot.dat"
 rows=$(wc -l < "$out/plot.dat")
 [ "$rows" -gt 0 ] || exit 0
 width=$((400 + 60 * rows))
@@ -99,5 +107,26 @@ EOT
 if [ -s "$out/lockplot.dat" ]; then
 	histogram lockstat.png "scheduler-lock acquisitions per I/O (lock_stat)" \
 		"acquisitions per I/O" "$out/lockplot.dat" | gp || exit 1
+fi
+if [ -s "$out/holdplot.dat" ]; then
+	histogram holdtime.png "scheduler-lock hold time per I/O (lock_stat holdtime-total)" \
+		"us per I/O (lockdep guest)" "$out/holdplot.dat" | gp || exit 1
+fi
+if [ -s "$out/siteplot.dat" ]; then
+	cat <<EOT | gp || exit 1
+set terminal pngcairo size $((600 + 60 * $(wc -l < "$out/siteplot.dat"))),480 noenhanced
+set output "$out/holdsites.png"
+set title "$title: scheduler-lock hold time per I/O by call site (lock_stat total, split by traced shares)"
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.8
+set xtics rotate by -35
+set ylabel "us per I/O (lockdep guest)"
+set yrange [0:*]
+set key outside right top
+sites = "insert dispatch finish merge depth other"
+plot for [i=2:7] "$out/siteplot.dat" using i:xtic(1) title word(sites, i - 1)
+EOT
 fi
 echo "(report: $out: table.md summary.csv summary.json results.csv $(cd "$out" && ls ./*.png 2>/dev/null | sed 's|^\./||' | tr '\n' ' '))"

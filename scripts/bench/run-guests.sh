@@ -24,10 +24,11 @@
 #   -n CASES    cases per guest, for the progress lines (default: learnt
 #               from the first guest)
 #   -l          lock_stat guests (kernels built with configs/lockstat.config):
-#               keep only their LOCKSTAT lines in OUTDIR/results.txt and
-#               write no report; their IOPS, under lockdep, are not compared
-#   -L FILE     add FILE's LOCKSTAT lines (the results.txt of a -l run) to
-#               this run's results before the report
+#               keep only their LOCKSTAT and HOLDSITE lines in
+#               OUTDIR/results.txt and write no report; their IOPS, under
+#               lockdep, are not compared
+#   -L FILE     add FILE's LOCKSTAT and HOLDSITE lines (the results.txt of
+#               a -l run) to this run's results before the report
 # Exit: 0 if every guest finished; 1 otherwise (the report is still written).
 
 set -u
@@ -68,8 +69,8 @@ done
 "$boot" -n "${bargs[@]}" "${kernel[base]}" "$initrd" /dev/null > /dev/null || exit 2
 mkdir -p "$out" || exit 1
 results=$out/results.txt
-keep='BENCH|LOCKSTAT|HOLD|IRQBLK'
-[ -z "$lsonly" ] || keep=LOCKSTAT
+keep='BENCH|LOCKSTAT|HOLDSITE|HOLD|IRQBLK'
+[ -z "$lsonly" ] || keep='LOCKSTAT|HOLDSITE'
 : > "$results"
 rc=0 qpid=
 # a guest runs in a process group of its own: the launcher ends it when it is
@@ -127,7 +128,7 @@ if [ -n "$lsonly" ]; then
 	echo "(QEMU $accel, -smp $smp, $rounds round(s) of lock_stat guests; raw: $results)"
 	exit $rc
 fi
-[ -z "$lsfile" ] || grep '^LOCKSTAT ' "$lsfile" >> "$results"
+[ -z "$lsfile" ] || grep -E '^(LOCKSTAT|HOLDSITE) ' "$lsfile" >> "$results"
 "$here/report.sh" "$results" "$out" || rc=1
 echo "(QEMU $accel, -smp $smp, $rounds round(s), interleaved; raw: $results)"
 exit $rc

@@ -22,6 +22,13 @@
 #   raw          every BENCH line as CSV (kernel, sched, jobs, round, iops, merges)
 #   plot         gnuplot data: label, base, patched, ratio, low, high
 #   lockplot     gnuplot data: label, base acq/IO, patched acq/IO (scheduler lock)
+#   holdplot     gnuplot data: label, base and patched hold time per I/O (us,
+#                scheduler lock, lock_stat's holdtime-total)
+#   siteplot     gnuplot data: label (sched/jobs kernel), then the scheduler
+#                lock's hold time per I/O in us at each call site (SITES)
+#   sitecsv      the HOLDSITE figures as CSV: kernel, sched, jobs, site,
+#                acquisitions and hold time (us) per I/O, averaged over
+#                rounds, and the traced time per I/O it was taken from
 #   holdcsv      the HOLD lines (run.sh --holds) per case, as CSV
 # HOLD lines (run.sh --holds: the longest section with interrupts or
 # preemption disabled, from the irqsoff and preemptoff tracers) make a table
@@ -33,6 +40,15 @@
 # the blocked time, of the blocked periods and of all the interrupt threads'
 # switch-outs (0: the trace saw none of them), beside MB/s (mean IOPS x
 # 4 KiB, the benchmark's block size), and the trace events lost in all rounds.
+# LOCKSTAT lines with htot= (lock_stat's holdtime-total, us) add a table per
+# lock class: the hold time per I/O and the ceiling it implies, I/Os per
+# second of lock time (1 / hold per I/O): what one lock could serve if it
+# were held back to back.  Under lockdep and QEMU TCG its absolute value
+# says little; its ratio patched/base is the figure.  HOLDSITE lines (the
+# scheduler lock's hold time traced per call site, in a second run of each
+# case) add a table that splits it: per call site, acquisitions per I/O
+# (counted) and hold time per I/O (lock_stat's total per I/O times the
+# site's share of the traced time, see site_us).
 # Without -v scheds/jobs, they are listed in the order they appear.
 function kv(s, k,   a, i, n) { n = split(s, a, " "); for (i = 1; i <= n; i++) if (a[i] ~ "^" k "=") return substr(a[i], length(k) + 2); return "" }
 function tq(df) {	# two-sided 95% quantile of Student's t
@@ -42,6 +58,7 @@ function tq(df) {	# two-sided 95% quantile of Student's t
 }
 function f3(x) { return x == "" ? "" : sprintf("%.3f", x) }
 BEGIN {
+	nsites = split("insert dispatch finish merge depth other", SITES, " ")
 	split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 " \
 	      "2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 " \
 	      "2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", T, " ")
@@ -65,6 +82,19 @@ $1 == "IRQBLK" {
 	iblost[bk] += kv($0, "lost"); nirq++
 	next
 }
+$1 == "HOLDSITE" {
+	k = kv($0, "kernel"); s = kv($0, "sched"); j = kv($0, "jobs"); r = kv($0, "round"); ios = kv($0, "ios")
+	if (r == "") r = 1
+	if (ios <= 0) next
+	c = kv($0, "site")
+	if (c == "dropped") { hsdrop[k, s, j] += kv($0, "n"); next }
+	hsus[k, s, j, c] += kv($0, "ns") / 1000 / ios; hsacq[k, s, j, c] += kv($0, "n") / ios
+	# the rounds: the most lines of one site (a site a round did not
+	# see counts 0 in that round)
+	if (++hsc[k, s, j, c] > hsn[k, s, j]) hsn[k, s, j] = hsc[k, s, j, c]
+	nsite++
+	next
+}
 $1 != "BENCH" && $1 != "LOCKSTAT" { next }
 { nbench++ }
 {
@@ -75,6 +105,7 @@ $1 != "BENCH" && $1 != "LOCKSTAT" { next }
 	if ($1 == "LOCKSTAT") {
 		c = kv($0, "class"); ios = kv($0, "ios")
 		if (ios > 0) { acq[k, s, j, c] += kv($0, "acq") / ios; con[k, s, j, c] += kv($0, "con") / ios; nl[k, s, j, c]++; classes[c] = 1 }
+		if (ios > 0 && kv($0, "htot") != "") { hpi[k, s, j, c] += kv($0, "htot") / ios; nhpi[k, s, j, c]++; hclasses[c] = 1 }
 		h = kv($0, "hold")
 		if (h != "" && (!((k, s, j, c) in hold) || h + 0 > hold[k, s, j, c])) hold[k, s, j, c] = h + 0
 		next
@@ -144,9 +175,11 @@ END {
 		printf "| sched | jobs | base IOPS | patched IOPS | patched/base | spread | rounds | base %% of none | patched %% of none | merges base/patched | verdict |\n"
 		printf "|---|---|---|---|---|---|---|---|---|---|---|\n"
 	} else if (fmt == "csv") {
-		print "sched,jobs,base_iops,patched_iops,ratio,low,high,spread,rounds,base_pct_none,patched_pct_none,base_merges,patched_merges,verdict"
+		print "sched,jobs,base_iops,patched_iops,ratio,low,high,spread,rounds,base_pct_none,patched_pct_none,base_merges,patched_merges,base_sched_hold_us_per_io,patched_sched_hold_us_per_io,sched_ceiling_ratio,verdict"
 	} else if (fmt == "json") {
 		printf "["
+	} else if (fmt == "sitecsv") {
+		print "kernel,sched,jobs,site,acq_per_io,hold_us_per_io,traced_us_per_io"
 	}
 	first = 1
 	for (a = 1; a <= ns; a++) for (b = 1; b <= nj; b++) {
@@ -175,11 +208,13 @@ END {
 				RN, bpn == "" ? "-" : sprintf("%.0f%%", bpn), ppn == "" ? "-" : sprintf("%.0f%%", ppn),
 				bm == "" || pm == "" ? "-" : sprintf("%.0f/%.0f", bm, pm), verdict
 		} else if (fmt == "csv") {
-			printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,\"%s\"\n", s, j,
+			printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,\"%s\"\n", s, j,
 				bi == "" ? "" : sprintf("%.0f", bi), pi == "" ? "" : sprintf("%.0f", pi),
 				f3(RMEAN), f3(RLO), f3(RHI), RKIND, RN,
 				bpn == "" ? "" : sprintf("%.1f", bpn), ppn == "" ? "" : sprintf("%.1f", ppn),
-				bm == "" ? "" : sprintf("%.0f", bm), pm == "" ? "" : sprintf("%.0f", pm), verdict
+				bm == "" ? "" : sprintf("%.0f", bm), pm == "" ? "" : sprintf("%.0f", pm),
+				hp("base", s, j, "sched-lock"), hp("patched", s, j, "sched-lock"),
+				ceilratio(s, j, "sched-lock"), verdict
 		} else if (fmt == "json") {
 			printf "%s\n  {\"sched\": \"%s\", \"jobs\": %s, \"base_iops\": %s, \"patched_iops\": %s, " \
 				"\"ratio\": %s, \"low\": %s, \"high\": %s, \"spread\": \"%s\", \"rounds\": %d, " \
@@ -191,20 +226,45 @@ END {
 			lk = ""
 			for (c in classes)
 				lk = lk sprintf("%s\"%s\": {\"base_acq\": %s, \"base_con\": %s, \"base_hold_us\": %s, " \
-					"\"patched_acq\": %s, \"patched_con\": %s, \"patched_hold_us\": %s}",
+					"\"patched_acq\": %s, \"patched_con\": %s, \"patched_hold_us\": %s",
 					lk == "" ? "" : ", ", c, jstr(fl(acq, "base", s, j, c)), jstr(fl(con, "base", s, j, c)),
 					jstr(hl("base", s, j, c)), jstr(fl(acq, "patched", s, j, c)),
-					jstr(fl(con, "patched", s, j, c)), jstr(hl("patched", s, j, c)))
+					jstr(fl(con, "patched", s, j, c)), jstr(hl("patched", s, j, c))) \
+					(nhpi["base", s, j, c] || nhpi["patched", s, j, c] ? \
+					sprintf(", \"base_hold_us_per_io\": %s, \"patched_hold_us_per_io\": %s, \"ceiling_ratio\": %s",
+						jstr(hp("base", s, j, c)), jstr(hp("patched", s, j, c)), jstr(ceilratio(s, j, c))) : "") "}"
 			if (lk != "") printf ", \"lock_stat\": {%s}", lk
 			printf "}"
 			first = 0
 		} else if (fmt == "plot") {
 			if (RN > 0) printf "\"%s/%s\" %.0f %.0f %.4f %.4f %.4f\n", s, j, bi, pi, RMEAN, RLO, RHI
+		} else if (fmt == "holdplot") {
+			if (hp("base", s, j, "sched-lock") != "" && hp("patched", s, j, "sched-lock") != "")
+				printf "\"%s/%s\" %s %s\n", s, j, hp("base", s, j, "sched-lock"), hp("patched", s, j, "sched-lock")
+		} else if (fmt == "siteplot") {
+			for (q = 1; q <= 2; q++) {
+				kk = q == 1 ? "base" : "patched"
+				if (!hsn[kk, s, j]) continue
+				printf "\"%s/%s %s\"", s, j, kk
+				for (i = 1; i <= nsites; i++) printf " %s", site_us(kk, s, j, SITES[i]) == "" ? 0 : site_us(kk, s, j, SITES[i])
+				printf "\n"
+			}
+		} else if (fmt == "sitecsv") {
+			for (q = 1; q <= 2; q++) {
+				kk = q == 1 ? "base" : "patched"
+				if (!hsn[kk, s, j]) continue
+				for (i = 1; i <= nsites; i++)
+					printf "%s,%s,%s,%s,%s,%s,%s\n", kk, s, j, SITES[i],
+						hs(hsacq, kk, s, j, SITES[i], "%.3f", 0),
+						site_us(kk, s, j, SITES[i]) == "" ? 0 : site_us(kk, s, j, SITES[i]),
+						hs(hsus, kk, s, j, SITES[i], "%.3f", 0)
+			}
 		} else if (fmt == "lockplot") {
 			if (fl(acq, "base", s, j, "sched-lock") != "" && fl(acq, "patched", s, j, "sched-lock") != "")
 				printf "\"%s/%s\" %s %s\n", s, j, fl(acq, "base", s, j, "sched-lock"), fl(acq, "patched", s, j, "sched-lock")
 		}
 	}
+	if (fmt == "sitecsv" || fmt == "siteplot" || fmt == "holdplot") exit 0
 	if (fmt == "json") { printf "\n]\n"; exit 0 }
 	if (fmt != "md") exit 0
 	if (nh) holds_md()
@@ -219,6 +279,72 @@ END {
 				dash(fl(acq, "base", s, j, c)), dash(fl(con, "base", s, j, c)), dash(hl("base", s, j, c)),
 				dash(fl(acq, "patched", s, j, c)), dash(fl(con, "patched", s, j, c)), dash(hl("patched", s, j, c))
 		}
+	}
+	holdtime_md()
+	if (nsite) holdsites_md()
+}
+# hp K S J C -- kernel K's hold time per I/O (us) of class C, mean over rounds
+function hp(k, s, j, c) { return nhpi[k, s, j, c] ? sprintf("%.3f", hpi[k, s, j, c] / nhpi[k, s, j, c]) : "" }
+# ceiling K S J C -- the ceiling that hold time implies, in thousands of I/Os
+#   per second of lock time
+function ceiling(k, s, j, c,   h) { h = hp(k, s, j, c); return h > 0 ? sprintf("%.1f", 1000 / h) : "" }
+function ceilratio(s, j, c,   b, p) {
+	b = hp("base", s, j, c); p = hp("patched", s, j, c)
+	return b > 0 && p > 0 ? sprintf("%.3f", b / p) : ""
+}
+# hs ARR K S J SITE FMT DEF -- a HOLDSITE figure per I/O, mean over rounds
+function hs(arr, k, s, j, c, f, d) {
+	if (!hsn[k, s, j]) return ""
+	return ((k, s, j, c) in arr) ? sprintf(f, arr[k, s, j, c] / hsn[k, s, j]) : d
+}
+function holdtime_md(   a, b, s, j, c) {
+	for (c in hclasses) {
+		printf "\nlock_stat %s: hold time per I/O (holdtime-total / I/Os, us) and the ceiling it implies (thousands of I/Os per second of lock time; a figure of this guest, the ratio patched/base is the claim):\n\n", c
+		printf "| sched | jobs | base hold/IO | patched hold/IO | base ceiling | patched ceiling | ceiling patched/base |\n"
+		printf "|---|---|---|---|---|---|---|\n"
+		for (a = 1; a <= ns; a++) for (b = 1; b <= nj; b++) {
+			s = S[a]; j = J[b]
+			if (!nhpi["base", s, j, c] && !nhpi["patched", s, j, c]) continue
+			printf "| %s | %s | %s | %s | %s | %s | %s |\n", s, j, dash(hp("base", s, j, c)),
+				dash(hp("patched", s, j, c)), dash(ceiling("base", s, j, c)),
+				dash(ceiling("patched", s, j, c)), dash(ceilratio(s, j, c))
+		}
+	}
+}
+# site_us K S J SITE -- the hold time per I/O at SITE: lock_stat's total
+#   per I/O times the site's share of the traced hold time (the trace's own
+#   cost inflates every traced hold, so only its shares are used where
+#   lock_stat has a total), else the traced time itself
+function site_us(k, s, j, c,   i, t, h) {
+	if (!((k, s, j, c) in hsus)) return ""
+	t = 0
+	for (i = 1; i <= nsites; i++) if ((k, s, j, SITES[i]) in hsus) t += hsus[k, s, j, SITES[i]]
+	h = hp(k, s, j, "sched-lock")
+	if (h == "" || t <= 0) return sprintf("%.3f", hsus[k, s, j, c] / hsn[k, s, j])
+	return sprintf("%.3f", h * hsus[k, s, j, c] / t)
+}
+function holdsites_md(   a, b, q, i, s, j, kk, t, line, d, h) {
+	printf "\nScheduler lock by call site: hold time per I/O in us (acquisitions per I/O).  The acquisitions are counted, and the time traced from lock_acquired to lock_release, in a second run of each case; the tracing slows every lock, so each site's time is its share of the traced time applied to lock_stat's hold time per I/O.  Traced/lock_stat: how much the trace inflated the hold time:\n\n"
+	printf "| sched | jobs | kernel |"
+	for (i = 1; i <= nsites; i++) printf " %s |", SITES[i]
+	printf " lock_stat hold/IO | traced/lock_stat |\n|---|---|---|"
+	for (i = 1; i <= nsites; i++) printf "---|"
+	printf "---|---|\n"
+	for (a = 1; a <= ns; a++) for (b = 1; b <= nj; b++) for (q = 1; q <= 2; q++) {
+		s = S[a]; j = J[b]; kk = q == 1 ? "base" : "patched"
+		if (!hsn[kk, s, j]) continue
+		line = sprintf("| %s | %s | %s |", s, j, kk); t = 0
+		for (i = 1; i <= nsites; i++) {
+			if ((kk, s, j, SITES[i]) in hsus) {
+				t += hsus[kk, s, j, SITES[i]] / hsn[kk, s, j]
+				line = line sprintf(" %s (%s) |", site_us(kk, s, j, SITES[i]),
+					hs(hsacq, kk, s, j, SITES[i], "%.3f", ""))
+			} else
+				line = line " - |"
+		}
+		h = hp(kk, s, j, "sched-lock")
+		d = hsdrop[kk, s, j] ? sprintf(" (%d stacks dropped)", hsdrop[kk, s, j]) : ""
+		printf "%s %s | %s%s |\n", line, dash(h), (h > 0 ? sprintf("%.2f", t / h) : "-"), d
 	}
 }
 function ib(arr, k, s, j,   bk) { bk = k SUBSEP s SUBSEP j; return ibc[bk] ? sprintf("%.1f", arr[bk] / ibc[bk]) : "" }

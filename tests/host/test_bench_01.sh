@@ -4,7 +4,9 @@
 # argument before it fetches anything; --dev refuses a disk in use (on loop
 # devices: mounted, swap, a partition-less file, a write without the flag)
 # and reads only; the report's figures, spreads and verdicts, its CSV, JSON
-# and plots; run-guests.sh's progress lines.
+# and plots, the lock hold times per I/O and by call site; the guest's
+# parse of /proc/lock_stat and of the hold-site histogram; run-guests.sh's
+# progress lines.
 . "$(dirname "$0")/lib.sh"
 
 # --- run.sh: bad arguments, and nothing fetched ---------------------------
@@ -129,8 +131,10 @@ echo "ok: run-guests.sh: case i of N and the time left, the report"
 # IOPS run (-L) puts them in its table, and its own BENCH lines only
 "$TOP/scripts/bench/run-guests.sh" -l -q "$T/qemu" -r 1 -o "$T/ls" "$T/k1" "$T/k2" "$T/i" \
 	> /dev/null 2> "$T/ls.err" || { cat "$T/ls.err"; fail "run-guests.sh -l failed"; }
-[ "$(grep -c '^LOCKSTAT ' "$T/ls/results.txt")" -eq 2 ] && ! grep -qv '^LOCKSTAT ' "$T/ls/results.txt" ||
-	{ cat "$T/ls/results.txt"; fail "run-guests.sh -l kept more than the LOCKSTAT lines"; }
+[ "$(grep -c '^LOCKSTAT ' "$T/ls/results.txt")" -eq 2 ] &&
+[ "$(grep -c '^HOLDSITE ' "$T/ls/results.txt")" -eq 4 ] &&
+! grep -qvE '^(LOCKSTAT|HOLDSITE) ' "$T/ls/results.txt" ||
+	{ cat "$T/ls/results.txt"; fail "run-guests.sh -l kept other than the LOCKSTAT and HOLDSITE lines"; }
 [ ! -e "$T/ls/table.md" ] || fail "run-guests.sh -l wrote a report of lockdep kernels' IOPS"
 "$TOP/scripts/bench/run-guests.sh" -q "$T/qemu" -r 1 -o "$T/rg2" -L "$T/ls/results.txt" \
 	"$T/k1" "$T/k2" "$T/i" > /dev/null 2> "$T/rg2.err" || { cat "$T/rg2.err"; fail "run-guests.sh -L failed"; }
@@ -139,6 +143,127 @@ grep -q '^| bfq | 1 | 0.040 | 0.000 | 2.00 | 0.070 | 0.000 | 2.00 |$' "$T/rg2/ta
 	{ cat "$T/rg2/table.md"; fail "the lock_stat guests' figures are not in the IOPS run's table"; }
 [ "$(grep -c '^BENCH ' "$T/rg2/results.txt")" -eq 4 ] || fail "run-guests.sh -L took BENCH lines from the lock_stat run"
 echo "ok: run-guests.sh -l / -L: lock_stat guests' figures in the IOPS table, their IOPS not"
+# hold time per I/O (3 us base, 1 us patched) and the ceiling, 3x; by call
+# site, traced: insert 2 us base (length 4 x 100000 ns / 200 I/Os) and 3.5
+# patched, dispatch 0.5: shares of lock_stat's 3 and 1 us
+grep -q '^| bfq | 1 | 3.000 | 1.000 | 333.3 | 1000.0 | 3.000 |$' "$T/rg2/table.md" ||
+	{ cat "$T/rg2/table.md"; fail "no hold time per I/O and ceiling from the lock_stat guests"; }
+grep -q '^| bfq | 1 | base | 2.400 (1.000) | 0.600 (0.250) | - | - | - | - | 3.000 | 0.83 |$' "$T/rg2/table.md" &&
+grep -q '^| bfq | 1 | patched | 0.875 (1.000) | 0.125 (0.250) | - | - | - | - | 1.000 | 4.00 |$' "$T/rg2/table.md" ||
+	{ cat "$T/rg2/table.md"; fail "no hold time by call site"; }
+grep -q '^bfq,1,.*,3.000,1.000,3.000,"' "$T/rg2/summary.csv" &&
+grep -q '^patched,bfq,1,insert,1.000,0.875,3.500$' "$T/rg2/holdsites.csv" ||
+	{ cat "$T/rg2/summary.csv" "$T/rg2/holdsites.csv"; fail "hold times missing from the CSVs"; }
+if command -v gnuplot > /dev/null; then
+	for f in holdtime.png holdsites.png; do
+		file "$T/rg2/$f" | grep -q 'PNG image' || fail "report.sh wrote no plot $f"
+	done
+fi
+echo "ok: hold time per I/O, its ceiling, and by call site, in table, CSV and plots"
+
+# --- the guest's lock figures: /proc/lock_stat rows and the traced hold
+# sites, parsed from stand-in files ----------------------------------------
+(
+	. "$TOP/scripts/bench/fio-case.sh"
+	LOCK_STAT_FILE=$T/lock_stat
+	cat > "$LOCK_STAT_FILE" <<'EOT'
+lock_stat version 0.4
+                              class name    con-bounces    contentions   waittime-min   waittime-max waittime-total   waittime-avg    acq-bounces   acquisitions   holdtime-min   holdtime-max holdtime-total   holdtime-avg
+                               &dd->lock:             3              4           0.10           2.00           3.00           0.75             10           2000           0.05          12.50        1500.25           0.75
+                               ---------
+                               &dd->lock              4          [<0>] dd_insert_requests+0x3c/0x1a0
+                           &dd->lock#2/1:             0              1           0.10           0.10           0.10           0.10              0            100           0.05          40.00          99.75           1.00
+                          &q->queue_lock:             0              0           0.00           0.00           0.00           0.00              0              7           0.05           1.00           2.00           0.29
+                                &other_lock:          9              9           0.00           0.00           0.00           0.00              0            999           0.05           1.00           2.00           0.29
+EOT
+	bench_lockstat "LOCKSTAT x" > "$T/ls.out"
+	grep -qx 'LOCKSTAT x class=sched-lock con=5 acq=2100 hold=40 htot=1600 wtot=3.1' "$T/ls.out" &&
+	grep -qx 'LOCKSTAT x class=&q->queue_lock con=0 acq=7 hold=1 htot=2 wtot=0' "$T/ls.out" &&
+	[ "$(wc -l < "$T/ls.out")" -eq 2 ] || { cat "$T/ls.out"; exit 1; }
+	# the triggers as tracefs takes them, then the histogram's stacks
+	HOLD_TRACEFS=$T/tracefs
+	mkdir -p "$HOLD_TRACEFS/events/lock/lock_acquired" "$HOLD_TRACEFS/events/lock/lock_release" \
+		"$HOLD_TRACEFS/events/synthetic/$HOLD_EVENT"
+	touch "$HOLD_TRACEFS"/events/lock/lock_{acquired,release}/trigger "$HOLD_TRACEFS/synthetic_events" \
+		"$HOLD_TRACEFS/events/synthetic/$HOLD_EVENT/trigger"
+	bench_holdsites_start || exit 1
+	grep -qx 'hist:keys=lockdep_addr,common_pid:ts0=common_timestamp if name == "&dd->lock" || name == "&bfqd->lock" || name == "mq-deadline" || name == "bfq" || name == "kyber"' \
+		"$HOLD_TRACEFS/events/lock/lock_acquired/trigger" &&
+	grep -qx 'hist:keys=lockdep_addr,common_pid:ns=common_timestamp-$ts0:onmatch(lock.lock_acquired).trace(sched_lock_hold,$ns) if name == .*' \
+		"$HOLD_TRACEFS/events/lock/lock_release/trigger" || exit 2
+	cat > "$HOLD_TRACEFS/events/synthetic/$HOLD_EVENT/hist" <<'EOT'
+# event histogram
+#
+# trigger info: hist:keys=common_stacktrace:vals=hitcount,ns:sort=hitcount:size=8192 [active]
+#
+
+{ common_stacktrace:
+         event_hist_trigger+0x1a0/0x1c0
+         lock_release+0x2b0/0x300
+         _raw_spin_unlock+0x1d/0x40
+         dd_insert_requests+0x9a/0x1a0
+         blk_mq_dispatch_plug_list+0x1c0/0x200
+} hitcount:        100  ns:      50000
+{ common_stacktrace:
+         _raw_spin_unlock_irq+0x1d/0x40
+         __blk_mq_sched_dispatch_requests+0x2c0/0x600
+} hitcount:         30  ns:      60000
+{ common_stacktrace:
+         _raw_spin_unlock_irqrestore+0x1d/0x40
+         bfq_finish_requeue_request+0x100/0x200 [bfq]
+} hitcount:          5  ns:       1000
+{ common_stacktrace:
+         _raw_spin_unlock+0x1d/0x40
+         dd_bio_merge+0x50/0x90
+} hitcount:          7  ns:       7000
+{ common_stacktrace:
+         _raw_spin_unlock+0x1d/0x40
+         dd_insert_requests+0x11/0x1a0
+} hitcount:         10  ns:       5000
+{ common_stacktrace:
+         _raw_spin_unlock_irq+0x1d/0x40
+         bfq_exit_icq+0x50/0x90
+} hitcount:          1  ns:        500
+
+Totals:
+    Hits: 153
+    Entries: 6
+    Dropped: 2
+EOT
+	bench_holdsites_stop "HOLDSITE y" > "$T/hs.out"
+	printf '%s\n' "HOLDSITE y site=insert n=110 ns=55000" "HOLDSITE y site=dispatch n=30 ns=60000" \
+		"HOLDSITE y site=finish n=5 ns=1000" "HOLDSITE y site=merge n=7 ns=7000" \
+		"HOLDSITE y site=other n=1 ns=500" "HOLDSITE y site=dropped n=2 ns=0" | cmp -s - "$T/hs.out" ||
+		{ cat "$T/hs.out"; exit 3; }
+	# and the triggers removed, last first, then the event
+	tail -n1 "$HOLD_TRACEFS/synthetic_events" | grep -qx "!$HOLD_EVENT" &&
+	tail -n1 "$HOLD_TRACEFS/events/lock/lock_acquired/trigger" | grep -q '^!hist:keys=lockdep_addr' || exit 4
+) || fail "the guest's lock_stat rows or traced hold sites are misread (step $?)"
+echo "ok: lock_stat rows summed per lock, hold sites sorted from the stacks, triggers removed"
+
+# --- the scaling models, by hand -------------------------------------------
+# 1: base hold D = 1 us, one job's I/O 10 us; at 2 jobs R = 1.1, wait 0.1;
+# patched D = 0.5: X(2)/X(1) 1.99501 against the base's 1.98020, and at 3
+# jobs (where a queue of 2 shows) 1.016 times the base's.  2: serial
+# fractions 0.1 and 0.05; the base's X(2)/X(1) of 1.6 fits k = 0.075, a
+# third of the acquisitions gives the patched kernel 0.025: 1.818 against
+# 1.6 at 2 CPUs, 2.4 against 1.818 at 3; with a measured 1-job ratio of
+# 0.9 and 1.1 at 2, model 2 predicts 1.023 (-7%), model 1 0.907 (-18%)
+{
+	echo "LOCKSTAT kernel=base sched=bfq jobs=1 ios=1000 iops=100000 class=sched-lock con=0 acq=9 hold=1 htot=1000 wtot=0"
+	echo "LOCKSTAT kernel=base sched=bfq jobs=4 ios=1000 iops=150000 class=sched-lock con=0 acq=9 hold=1 htot=1000 wtot=50"
+	echo "LOCKSTAT kernel=patched sched=bfq jobs=1 ios=1000 iops=100000 class=sched-lock con=0 acq=3 hold=1 htot=500 wtot=0"
+	echo "LOCKSTAT kernel=patched sched=bfq jobs=1 ios=1000 iops=100000 class=&q->queue_lock con=0 acq=9 hold=1 htot=900 wtot=0"
+} > "$T/model.txt"
+awk -v cpus="1 2 3" -v scaling="mq-deadline:2=9 bfq:2=1.6" -v measured="bfq:1=0.9,2=1.1" \
+	-f "$TOP/scripts/bench/scale-model.awk" "$T/model.txt" > "$T/model.out"
+grep -qx '| base | 4 | 2 | 0.100 | 0.050 |' "$T/model.out" &&
+grep -qx "| 1 (hold time), factor | 1.000 | 1.007 | 1.016 |" "$T/model.out" &&
+grep -qx "| 1 (hold time), error | - | -18% | - |" "$T/model.out" &&
+grep -qx "| 2 (k = 0.0750 base, 0.0250 patched), factor | 1.000 | 1.136 | 1.320 |" "$T/model.out" &&
+grep -qx "| 2 (k = 0.0750 base, 0.0250 patched), error | - | -7% | - |" "$T/model.out" ||
+	{ cat "$T/model.out"; fail "the scaling models are wrong"; }
+echo "ok: the scaling models: the wait of one lock, the fit on the base, the projections"
 
 # --- --dev: refusals and a read-only run, on loop devices ------------------
 expect_fail "no such device" "$TOP/scripts/run.sh" --dev "$T/nodisk" --label base
