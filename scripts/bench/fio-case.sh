@@ -58,8 +58,9 @@ bench_lockstat() {
 		}
 		END {
 			for (i = 1; i <= n; i++)
-				print pre " class=" order[i] " con=" con[order[i]] " acq=" acq[order[i]] \
-					" hold=" hold[order[i]] " htot=" htot[order[i]] " wtot=" wtot[order[i]]
+				printf "%s class=%s con=%.0f acq=%.0f hold=%.2f htot=%.2f wtot=%.2f\n",
+					pre, order[i], con[order[i]], acq[order[i]], hold[order[i]],
+					htot[order[i]], wtot[order[i]]
 		}' "$f"
 	rm -f "$f"
 }
@@ -70,9 +71,12 @@ bench_lockstat() {
 # keeps the time per lock and task, one on lock_release sends the
 # difference to a synthetic event, and that event's histogram sums it by
 # the stack at the release.  The stack names the function that let the
-# lock go; bench_holdsites_stop sorts it into a call site.  The hold counts
-# are exact; the times are inflated by the tracing of every other lock
-# taken meanwhile, which is why the report uses their shares only.
+# lock go; bench_holdsites_stop sorts it into a call site.  The counts and
+# times are those of this second, much slower run: the tracing of every
+# lock inflates each hold (by a fixed cost per hold, and more for holds
+# that take other locks), which is why the report uses only the sites'
+# shares of the time.  Trylock holds and PREEMPT_RT's sleeping spinlocks
+# fire no lock_acquired: they are not traced.
 HOLD_TRACEFS=/sys/kernel/tracing
 HOLD_EVENT=sched_lock_hold
 
@@ -121,7 +125,10 @@ bench_holdsites_off() {
 #   the histogram dropped (site=dropped n=N ns=0); then bench_holdsites_off.
 #   The site is that of the first function in the stack, from the top,
 #   whose name tells one: a static function inlined into its caller leaves
-#   the caller, which is the same site.
+#   the caller, which is the same site.  The frames below an interrupt
+#   entry belong to the interrupted task: a hold released in interrupt
+#   context by a function named after no site (bfq's idle timer) is
+#   "other".
 bench_holdsites_stop() {
 	awk -v pre="$1" '
 		function site(f) {
@@ -132,9 +139,14 @@ bench_holdsites_stop() {
 			if (f ~ /limit_depth|over_limit/) return "depth"
 			return ""
 		}
-		/^\{ common_stacktrace:/ { s = ""; next }
+		/^\{ common_stacktrace:/ { s = ""; stop = 0; next }
 		/^[[:space:]]+[A-Za-z_.0-9]+\+0x/ {
-			if (s == "") { f = $1; sub(/\+.*/, "", f); s = site(f) }
+			f = $1; sub(/\+.*/, "", f)
+			# a release in interrupt context: the frames below
+			# the interrupt entry are those of the interrupted task
+			if (f ~ /^asm_|_interrupt$|^handle_softirqs$|^__do_softirq$|^__hrtimer_run_queues$|^irq_exit/)
+				stop = 1
+			if (s == "" && !stop) s = site(f)
 			next
 		}
 		/^\} hitcount:/ {
@@ -145,7 +157,8 @@ bench_holdsites_stop() {
 		}
 		/^[[:space:]]*Dropped:/ { dropped = $2 }
 		END {
-			for (i = 1; i <= k; i++) print pre " site=" order[i] " n=" n[order[i]] " ns=" ns[order[i]]
+			for (i = 1; i <= k; i++)
+				printf "%s site=%s n=%.0f ns=%.0f\n", pre, order[i], n[order[i]], ns[order[i]]
 			if (dropped + 0) print pre " site=dropped n=" dropped " ns=0"
 		}' "$HOLD_TRACEFS/events/synthetic/$HOLD_EVENT/hist"
 	bench_holdsites_off

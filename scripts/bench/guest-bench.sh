@@ -192,7 +192,7 @@ irqblk_stop() {
 #   and I/Os are counted over each fio run only (deltas of
 #   /sys/block/DEV/stat), the I/Os to make lock_stat per I/O
 bench_case() {
-	local dev=$1 sched=$2 jobs=$3 ib= blk= iops st0 st1 merges ios hipri=
+	local dev=$1 sched=$2 jobs=$3 ib= blk= iops st0 st1 merges ios hipri= ls
 
 	[ "${POLL:-0}" = 0 ] || hipri=1
 	if ! echo "$sched" > "/sys/block/$dev/queue/scheduler"; then
@@ -223,11 +223,13 @@ bench_case() {
 	ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
 	echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=${iops:-NA} merges=$merges"
 	[ -z "$ib" ] || echo "IRQBLK kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios $blk"
-	bench_lockstat "LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios iops=${iops:-NA}"
-	# lock_stat kernels, a scheduler with a lock: the same fio run again
-	# with the hold time traced by call site (HOLDSITE lines), apart from
-	# the run above, whose lock_stat figures the tracing would inflate
-	[ -w /proc/lock_stat ] && [ "$sched" != none ] && bench_holdsites_start || return 0
+	ls=$(bench_lockstat "LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios iops=${iops:-NA}")
+	[ -z "$ls" ] || echo "$ls"
+	# lock_stat kernels, a scheduler whose lock was taken: the same fio
+	# run again with the hold time traced by call site (HOLDSITE lines),
+	# apart from the run above, whose lock_stat figures the tracing would
+	# inflate
+	[[ $ls == *class=sched-lock* ]] && bench_holdsites_start || return 0
 	read -ra st0 < "/sys/block/$dev/stat"
 	bench_fio "/dev/$dev" "$jobs" ${hipri:+--hipri} "${BENCH_FIO_ARGS[@]}" > /dev/null
 	read -ra st1 < "/sys/block/$dev/stat"

@@ -105,7 +105,11 @@ $1 != "BENCH" && $1 != "LOCKSTAT" { next }
 	if ($1 == "LOCKSTAT") {
 		c = kv($0, "class"); ios = kv($0, "ios")
 		if (ios > 0) { acq[k, s, j, c] += kv($0, "acq") / ios; con[k, s, j, c] += kv($0, "con") / ios; nl[k, s, j, c]++; classes[c] = 1 }
-		if (ios > 0 && kv($0, "htot") != "") { hpi[k, s, j, c] += kv($0, "htot") / ios; nhpi[k, s, j, c]++; hclasses[c] = 1 }
+		if (ios > 0 && kv($0, "htot") != "") {
+			hpi[k, s, j, c] += kv($0, "htot") / ios; nhpi[k, s, j, c]++; hclasses[c] = 1
+			# the share of the run's time the lock was held
+			if (kv($0, "iops") + 0 > 0) { busy[k, s, j, c] += 100 * kv($0, "htot") / 1e6 / (ios / kv($0, "iops")); nbusy[k, s, j, c]++ }
+		}
 		h = kv($0, "hold")
 		if (h != "" && (!((k, s, j, c) in hold) || h + 0 > hold[k, s, j, c])) hold[k, s, j, c] = h + 0
 		next
@@ -246,7 +250,7 @@ END {
 				kk = q == 1 ? "base" : "patched"
 				if (!hsn[kk, s, j]) continue
 				printf "\"%s/%s %s\"", s, j, kk
-				for (i = 1; i <= nsites; i++) printf " %s", site_us(kk, s, j, SITES[i]) == "" ? 0 : site_us(kk, s, j, SITES[i])
+				for (i = 1; i <= nsites; i++) printf " %s", site_usn(kk, s, j, SITES[i]) == "" ? 0 : site_usn(kk, s, j, SITES[i])
 				printf "\n"
 			}
 		} else if (fmt == "sitecsv") {
@@ -256,7 +260,7 @@ END {
 				for (i = 1; i <= nsites; i++)
 					printf "%s,%s,%s,%s,%s,%s,%s\n", kk, s, j, SITES[i],
 						hs(hsacq, kk, s, j, SITES[i], "%.3f", 0),
-						site_us(kk, s, j, SITES[i]) == "" ? 0 : site_us(kk, s, j, SITES[i]),
+						site_usn(kk, s, j, SITES[i]) == "" ? 0 : site_usn(kk, s, j, SITES[i]),
 						hs(hsus, kk, s, j, SITES[i], "%.3f", 0)
 			}
 		} else if (fmt == "lockplot") {
@@ -283,15 +287,19 @@ END {
 	holdtime_md()
 	if (nsite) holdsites_md()
 }
-# hp K S J C -- kernel K's hold time per I/O (us) of class C, mean over rounds
-function hp(k, s, j, c) { return nhpi[k, s, j, c] ? sprintf("%.3f", hpi[k, s, j, c] / nhpi[k, s, j, c]) : "" }
+# hpn K S J C -- kernel K's hold time per I/O (us) of class C, mean over
+#   rounds, as a number (-1: none); hp: the same formatted ("": none)
+function hpn(k, s, j, c) { return nhpi[k, s, j, c] ? hpi[k, s, j, c] / nhpi[k, s, j, c] : -1 }
+function hp(k, s, j, c,   h) { h = hpn(k, s, j, c); return h >= 0 ? sprintf("%.3f", h) : "" }
 # ceiling K S J C -- the ceiling that hold time implies, in thousands of I/Os
 #   per second of lock time
-function ceiling(k, s, j, c,   h) { h = hp(k, s, j, c); return h > 0 ? sprintf("%.1f", 1000 / h) : "" }
+function ceiling(k, s, j, c,   h) { h = hpn(k, s, j, c); return h > 0 ? sprintf("%.1f", 1000 / h) : "" }
 function ceilratio(s, j, c,   b, p) {
-	b = hp("base", s, j, c); p = hp("patched", s, j, c)
+	b = hpn("base", s, j, c); p = hpn("patched", s, j, c)
 	return b > 0 && p > 0 ? sprintf("%.3f", b / p) : ""
 }
+# busyp K S J C -- the percentage of the run's time the lock was held
+function busyp(k, s, j, c) { return nbusy[k, s, j, c] ? sprintf("%.1f", busy[k, s, j, c] / nbusy[k, s, j, c]) : "" }
 # hs ARR K S J SITE FMT DEF -- a HOLDSITE figure per I/O, mean over rounds
 function hs(arr, k, s, j, c, f, d) {
 	if (!hsn[k, s, j]) return ""
@@ -299,15 +307,16 @@ function hs(arr, k, s, j, c, f, d) {
 }
 function holdtime_md(   a, b, s, j, c) {
 	for (c in hclasses) {
-		printf "\nlock_stat %s: hold time per I/O (holdtime-total / I/Os, us) and the ceiling it implies (thousands of I/Os per second of lock time; a figure of this guest, the ratio patched/base is the claim):\n\n", c
-		printf "| sched | jobs | base hold/IO | patched hold/IO | base ceiling | patched ceiling | ceiling patched/base |\n"
-		printf "|---|---|---|---|---|---|---|\n"
+		printf "\nlock_stat %s: hold time per I/O (holdtime-total / I/Os, us), the ceiling it implies (thousands of I/Os per second of lock time), and the share of the run's time the lock was held.  lock_stat's hold time includes lockdep's own work at each acquisition and for each lock taken inside: fewer acquisitions shrink it by themselves, and the ceiling ratio follows the lockdep kernels' speed; the busy share is the steadier figure:\n\n", c
+		printf "| sched | jobs | base hold/IO | patched hold/IO | base ceiling | patched ceiling | ceiling patched/base | base busy %% | patched busy %% |\n"
+		printf "|---|---|---|---|---|---|---|---|---|\n"
 		for (a = 1; a <= ns; a++) for (b = 1; b <= nj; b++) {
 			s = S[a]; j = J[b]
 			if (!nhpi["base", s, j, c] && !nhpi["patched", s, j, c]) continue
-			printf "| %s | %s | %s | %s | %s | %s | %s |\n", s, j, dash(hp("base", s, j, c)),
+			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s, j, dash(hp("base", s, j, c)),
 				dash(hp("patched", s, j, c)), dash(ceiling("base", s, j, c)),
-				dash(ceiling("patched", s, j, c)), dash(ceilratio(s, j, c))
+				dash(ceiling("patched", s, j, c)), dash(ceilratio(s, j, c)),
+				dash(busyp("base", s, j, c)), dash(busyp("patched", s, j, c))
 		}
 	}
 }
@@ -315,16 +324,23 @@ function holdtime_md(   a, b, s, j, c) {
 #   per I/O times the site's share of the traced hold time (the trace's own
 #   cost inflates every traced hold, so only its shares are used where
 #   lock_stat has a total), else the traced time itself
-function site_us(k, s, j, c,   i, t, h) {
+function site_us(k, s, j, c,   v) {
+	v = site_usn(k, s, j, c)
+	return v == "" || !SU_TRACED ? v : v " (traced)"
+}
+# site_usn K S J SITE -- the same, unlabelled; SU_TRACED says whether it
+#   is the traced time
+function site_usn(k, s, j, c,   i, t, h) {
+	SU_TRACED = 0
 	if (!((k, s, j, c) in hsus)) return ""
 	t = 0
 	for (i = 1; i <= nsites; i++) if ((k, s, j, SITES[i]) in hsus) t += hsus[k, s, j, SITES[i]]
-	h = hp(k, s, j, "sched-lock")
-	if (h == "" || t <= 0) return sprintf("%.3f", hsus[k, s, j, c] / hsn[k, s, j])
+	h = hpn(k, s, j, "sched-lock")
+	if (h <= 0 || t <= 0) { SU_TRACED = 1; return sprintf("%.3f", hsus[k, s, j, c] / hsn[k, s, j]) }
 	return sprintf("%.3f", h * hsus[k, s, j, c] / t)
 }
 function holdsites_md(   a, b, q, i, s, j, kk, t, line, d, h) {
-	printf "\nScheduler lock by call site: hold time per I/O in us (acquisitions per I/O).  The acquisitions are counted, and the time traced from lock_acquired to lock_release, in a second run of each case; the tracing slows every lock, so each site's time is its share of the traced time applied to lock_stat's hold time per I/O.  Traced/lock_stat: how much the trace inflated the hold time:\n\n"
+	printf "\nScheduler lock by call site: hold time per I/O in us (acquisitions per I/O).  Both are taken in a second, much slower run of each case, the time traced from lock_acquired to lock_release; the tracing inflates every hold, so each site's time is its share of the traced time applied to lock_stat's hold time per I/O (\"traced\" where there is no lock_stat figure).  An estimate: the trace's fixed cost per hold weighs most on sites with many short holds.  Traced/lock_stat: the traced hold time per I/O over lock_stat's:\n\n"
 	printf "| sched | jobs | kernel |"
 	for (i = 1; i <= nsites; i++) printf " %s |", SITES[i]
 	printf " lock_stat hold/IO | traced/lock_stat |\n|---|---|---|"
@@ -342,9 +358,9 @@ function holdsites_md(   a, b, q, i, s, j, kk, t, line, d, h) {
 			} else
 				line = line " - |"
 		}
-		h = hp(kk, s, j, "sched-lock")
+		h = hpn(kk, s, j, "sched-lock")
 		d = hsdrop[kk, s, j] ? sprintf(" (%d stacks dropped)", hsdrop[kk, s, j]) : ""
-		printf "%s %s | %s%s |\n", line, dash(h), (h > 0 ? sprintf("%.2f", t / h) : "-"), d
+		printf "%s %s | %s%s |\n", line, dash(hp(kk, s, j, "sched-lock")), (h > 0 ? sprintf("%.2f", t / h) : "-"), d
 	}
 }
 function ib(arr, k, s, j,   bk) { bk = k SUBSEP s SUBSEP j; return ibc[bk] ? sprintf("%.1f", arr[bk] / ibc[bk]) : "" }

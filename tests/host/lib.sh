@@ -68,7 +68,8 @@ tree_state() {
 # mk_bench_qemu FILE -- a stand-in for QEMU running a benchmark guest: from
 # the kernel command line's bb.kernel=K, two cases (none, bfq), each a
 # second, their BENCH lines, bfq's LOCKSTAT line (acq: the length of K;
-# hold time 300 us in the base, 100 us patched) and its HOLDSITE lines on
+# hold time 300 us in the base, 100 us patched, in 0.1 s; queue_lock never
+# held) and its HOLDSITE lines on
 # the serial console, then the guest's last line
 mk_bench_qemu() {
 	cat > "$1" <<'EOT'
@@ -82,7 +83,8 @@ for s in none bfq; do
 	sleep 1
 	echo "BENCH kernel=$k sched=$s jobs=1 iops=$((RANDOM + 1000)) merges=0" >> "$log"
 	[ $s = none ] || {
-		echo "LOCKSTAT kernel=$k sched=$s jobs=1 ios=100 class=sched-lock con=0 acq=${#k} hold=2 htot=$([ "$k" = base ] && echo 300 || echo 100)"
+		echo "LOCKSTAT kernel=$k sched=$s jobs=1 ios=100 iops=1000 class=sched-lock con=0 acq=${#k} hold=2 htot=$([ "$k" = base ] && echo 300 || echo 100)"
+		echo "LOCKSTAT kernel=$k sched=$s jobs=1 ios=100 iops=1000 class=&q->queue_lock con=0 acq=1 hold=0 htot=0"
 		echo "HOLDSITE kernel=$k sched=$s jobs=1 ios=200 site=insert n=200 ns=$((${#k} * 100000))"
 		echo "HOLDSITE kernel=$k sched=$s jobs=1 ios=200 site=dispatch n=50 ns=100000"
 	} >> "$log"
