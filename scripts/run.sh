@@ -34,11 +34,12 @@
 #                the same cases once each (base, patched) for the lock_stat
 #                tables: scheduler lock and queue_lock acquisitions and
 #                contentions per I/O, the longest hold, the hold time per
-#                I/O and the ceiling it implies (I/Os per second of lock
-#                time), and, from a second fio run of each case with the
-#                lock's acquire and release traced, the scheduler lock's
-#                hold time per I/O by call site (insert, dispatch, finish,
-#                bio merge, depth limit, other).  Not with
+#                I/O, the ceiling it implies (I/Os per second of lock
+#                time) and the lock's busy share, and, from a second fio
+#                run of each case with the lock's acquire and release
+#                traced, the scheduler lock's hold time per I/O by call
+#                site (insert, dispatch, finish, bio merge, depth limit,
+#                other).  Not with
 #                --holds, --ublk or --pack, nor when -f already names
 #                configs/lockstat.config (then the IOPS kernels carry it)
 #   --no-lockstat  skip that build and its guests
@@ -279,9 +280,9 @@ bb_meta_begin "$out" "${argv[@]}" || die "cannot write $out/meta.txt"
 bb_meta "series head" "$(git -C "$patched" log -1 --format='%H %s')"
 bb_meta "base" "$(git -C "$base" log -1 --format='%H %s')"
 if [ -n "$lockstat" ]; then
-	# one guest per kernel: counts and hold times per I/O, whose ratio
-	# base/patched is the figure, not IOPS.  Two fio runs per case with a
-	# scheduler (lock_stat, then the traced hold sites).  A failed guest
+	# one guest per kernel: counts, hold times and the lock's busy share,
+	# not IOPS.  Two fio runs per case whose scheduler lock lock_stat saw
+	# (lock_stat, then the traced hold sites).  A failed guest
 	# leaves its cases out of the lock_stat table, not the IOPS run.
 	stage boot-lockstat "$BB_TOP/scripts/bench/run-guests.sh" -l -s "$smp" -r 1 \
 		-n "$ncase" -t $(( ncase * (2 * runtime + 90) + 180 )) -o "$out/lockstat" "${guest_disk[@]}" \

@@ -174,11 +174,10 @@ for r in $(seq "$rounds"); do
 			echo "$s" > "/sys/block/$name/queue/scheduler" ||
 				die "cannot select $s on $dev"
 			[ -w /proc/lock_stat ] && echo 0 > /proc/lock_stat
-			read -r -a st0 < "/sys/block/$name/stat"
+			read -r i0 m0 < <(bench_devstat "$name")
 			iops=$(bench_fio "$dev" "$j" "${ro[@]}")
-			read -r -a st1 < "/sys/block/$name/stat"
-			merges=$(( st1[1] + st1[5] - st0[1] - st0[5] ))
-			ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
+			read -r i1 m1 < <(bench_devstat "$name")
+			merges=$((m1 - m0)) ios=$((i1 - i0))
 			line="BENCH kernel=$label sched=$s jobs=$j iops=${iops:-NA} merges=$merges"
 			echo "$line round=$r" >> "$res"
 			bench_lockstat "LOCKSTAT kernel=$label sched=$s jobs=$j ios=$ios" |

@@ -25,6 +25,16 @@ bench_fio() {
 	awk -F';' 'NF > 49 && $5 == 0 { print $8 + $49 }' "$out"
 }
 
+# bench_devstat NAME -- the I/Os and the merges completed so far on
+#   /sys/block/NAME, reads and writes together: "IOS MERGES"; the
+#   difference of two readings counts a run's
+bench_devstat() {
+	local st
+
+	read -r -a st < "/sys/block/$1/stat" || return 1
+	echo "$(( st[0] + st[4] )) $(( st[1] + st[5] ))"
+}
+
 # The scheduler lock's lockdep class names: dd->lock and bfqd->lock in the
 # base kernel, the scheduler lock (its class named after the elevator) with
 # the series.

@@ -192,7 +192,7 @@ irqblk_stop() {
 #   and I/Os are counted over each fio run only (deltas of
 #   /sys/block/DEV/stat), the I/Os to make lock_stat per I/O
 bench_case() {
-	local dev=$1 sched=$2 jobs=$3 ib= blk= iops st0 st1 merges ios hipri= ls
+	local dev=$1 sched=$2 jobs=$3 ib= blk= iops i0 m0 i1 m1 merges ios hipri= ls
 
 	[ "${POLL:-0}" = 0 ] || hipri=1
 	if ! echo "$sched" > "/sys/block/$dev/queue/scheduler"; then
@@ -213,14 +213,13 @@ bench_case() {
 			--size=4k > /dev/null 2>&1
 		echo 0 > /proc/lock_stat
 	fi
-	read -ra st0 < "/sys/block/$dev/stat"
+	read -r i0 m0 < <(bench_devstat "$dev")
 	[ "${4:-}" != irqblk ] || ! irqblk_start || ib=1
 	iops=$(bench_fio "/dev/$dev" "$jobs" ${hipri:+--hipri} \
 		"${BENCH_FIO_ARGS[@]}")
 	[ -z "$ib" ] || blk=$(irqblk_stop)
-	read -ra st1 < "/sys/block/$dev/stat"
-	merges=$(( st1[1] + st1[5] - st0[1] - st0[5] ))
-	ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
+	read -r i1 m1 < <(bench_devstat "$dev")
+	merges=$((m1 - m0)) ios=$((i1 - i0))
 	echo "BENCH kernel=$KERNEL sched=$sched jobs=$jobs iops=${iops:-NA} merges=$merges"
 	[ -z "$ib" ] || echo "IRQBLK kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios $blk"
 	ls=$(bench_lockstat "LOCKSTAT kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios iops=${iops:-NA}")
@@ -230,10 +229,10 @@ bench_case() {
 	# apart from the run above, whose lock_stat figures the tracing would
 	# inflate
 	[[ $ls == *class=sched-lock* ]] && bench_holdsites_start || return 0
-	read -ra st0 < "/sys/block/$dev/stat"
+	read -r i0 m0 < <(bench_devstat "$dev")
 	bench_fio "/dev/$dev" "$jobs" ${hipri:+--hipri} "${BENCH_FIO_ARGS[@]}" > /dev/null
-	read -ra st1 < "/sys/block/$dev/stat"
-	ios=$(( st1[0] + st1[4] - st0[0] - st0[4] ))
+	read -r i1 m1 < <(bench_devstat "$dev")
+	ios=$((i1 - i0))
 	bench_holdsites_stop "HOLDSITE kernel=$KERNEL sched=$sched jobs=$jobs ios=$ios"
 }
 
