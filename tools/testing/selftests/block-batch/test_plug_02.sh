@@ -9,28 +9,33 @@
 # for every elevator: kyber, which keeps its lists per hardware queue, too.
 # Without an elevator the split by software queue stays:
 # blk_mq_insert_requests() takes the requests of one software queue.
-# Devices: a null_blk with one hardware queue, under mq-deadline, bfq and
-# kyber; another with 8 tags and no elevator, on which fio's batches of 16
-# sleep for a tag, so that the plug is flushed from schedule() into
-# blk_mq_dispatch_list() and no request is issued from the plug directly;
+# Devices: a null_blk with one hardware queue, and one with a hardware
+# queue per CPU, each under mq-deadline, bfq and kyber; another with 8 tags
+# and no elevator, on which fio's batches of 16 sleep for a tag, so that
+# the plug is flushed from schedule() into blk_mq_dispatch_list() and no
+# request is issued from the plug directly;
 # fio write+verify through libaio in io_submit() batches of 16 while a
 # loop moves fio between CPU 0 and CPU 1.  Kprobes on
 # blk_mq_flush_plug_list() and blk_mq_dispatch_list() and the block_getrq
 # event classify each flush that held requests of the device; each
-# request's software queue is its own rq->mq_ctx, read by a kretprobe on
-# __blk_mq_alloc_requests() just before the request's block_getrq (not the
+# request's software and hardware queue are its own rq->mq_ctx and
+# rq->mq_hctx, read by a kretprobe on __blk_mq_alloc_requests() just
+# before the request's block_getrq (not the
 # CPU that block_getrq fired on: the task may move to another CPU between
 # choosing the software queue and that event).
 #
 # Fails on a verify error, on a flush into an elevator that called
-# blk_mq_dispatch_list() more than once (the requests of one hardware
-# queue inserted in several lists), when a flush into an elevator showed
+# blk_mq_dispatch_list() more often than it held hardware queues (the
+# requests of one hardware queue inserted in several lists) or less often
+# (one list of two hardware queues, inserted and run through one of them),
+# when a flush into an elevator showed
 # no call at all (the probes would not see the failure), or, without an
 # elevator, on a flush from schedule() with requests of two software
 # queues that called it only once (one list of two software queues: the
 # kernel's BUG_ON in blk_mq_insert_requests() fires first, when it is
 # there);
-# skips when fewer than 5 flushes (without an elevator: from schedule())
+# skips when fewer than 5 flushes (without an elevator: from schedule();
+# on the device with a hardware queue per CPU: of two hardware queues)
 # held requests of two software queues in 3 runs (nothing tested), when an
 # insertion was seen outside a seen flush (a call site of
 # blk_mq_flush_plug_list() inlined), on one CPU, or when the kernel has no
@@ -44,10 +49,12 @@ PROBES=(
 	"dl blk_mq_dispatch_list"
 )
 RETPROBE="r:flushret blk_mq_flush_plug_list"
-# rq->mq_ctx: the second member of struct request, after its queue pointer
-# (a pointer's size: the width of a kernel address in /proc/kallsyms)
+# rq->mq_ctx and rq->mq_hctx: the second and third members of struct
+# request, after its queue pointer (a pointer's size: the width of a
+# kernel address in /proc/kallsyms)
 ptr=$(awk '{ print length($1) / 2; exit }' /proc/kallsyms)
 ALLOCPROBE="r:alloc __blk_mq_alloc_requests ctx=+$ptr(\$retval):x64"
+ALLOCPROBE+=" hctx=+$((2 * ptr))(\$retval):x64"
 MIN_SPANNING=5
 MAX_RUNS=3
 
@@ -91,6 +98,12 @@ _nullb_create "$d" submit_queues=1 poll_queues=0 irqmode=2 \
 	_skip "cannot create a null_blk device with one hardware queue"
 [ "$(ls "/sys/block/$d/mq" | wc -l)" -eq 1 ] ||
 	_skip "$d has more than one hardware queue"
+dm=bb_${TID}_mq
+_nullb_create "$dm" submit_queues="$(nproc)" poll_queues=0 irqmode=2 \
+	completion_nsec=50000 ||
+	_skip "cannot create a null_blk device with a hardware queue per CPU"
+[ "$(ls "/sys/block/$dm/mq" | wc -l)" -ge 2 ] ||
+	_skip "$dm has one hardware queue"
 dn=bb_${TID}_none
 _nullb_create "$dn" submit_queues=1 poll_queues=0 irqmode=2 \
 	completion_nsec=50000 hw_queue_depth=8 ||
@@ -166,17 +179,21 @@ _plug2_run() {
 }
 
 # _plug2_classify CASE -- "flushes spanning multi maxdl dlall nodl outside
-#   sspan sspan1 unseen": flushes of fio's tasks that held requests of the
-#   device (block_getrq events of the task since its previous flush), those
-#   of them with requests of two or more software queues (the mq_ctx of
-#   the task's last allocation before each block_getrq), those that called
-#   blk_mq_dispatch_list() more than once, the most calls in one flush, the
-#   calls in all, flushes with no call, calls outside any flush seen, the
+#   sspan sspan1 unseen moved hspan mixed": flushes of fio's tasks that
+#   held requests of the device (block_getrq events of the task since its
+#   previous flush), those of them with requests of two or more software
+#   queues (the mq_ctx of the task's last allocation before each
+#   block_getrq), those that called blk_mq_dispatch_list() more often than
+#   they held hardware queues (mq_hctx, likewise), the most calls in one
+#   flush, the calls in all, flushes with no call, calls outside any flush
+#   seen, the
 #   flushes from schedule() with requests of two or more software queues
 #   that called it, and those of them that called it once, requests whose
 #   allocation was not seen (no software queue known), and requests whose
 #   block_getrq ran on another CPU than that of most of their software
-#   queue's requests (the task moved in between).  A flush runs from a
+#   queue's requests (the task moved in between), flushes with requests
+#   of two or more hardware queues, and flushes that called it less often
+#   than they held hardware queues but at least once.  A flush runs from a
 #   task's blk_mq_flush_plug_list() entry to the matching return (a nested
 #   flush, from schedule() in the middle of one, counts as part of it).
 _plug2_classify() {
@@ -191,8 +208,9 @@ _plug2_classify() {
 				next
 			held[t] = pending[t]
 			span[t] = (pncpu[t] >= 2)
-			pending[t] = pncpu[t] = 0
-			pcl[t] = " "
+			nh[t] = phw[t]
+			pending[t] = pncpu[t] = phw[t] = 0
+			pcl[t] = phl[t] = " "
 			dl[t] = 0
 			fs[t] = ($0 ~ /from_sched=1/)
 		} else if ($0 ~ / flushret: \(/) {
@@ -200,8 +218,12 @@ _plug2_classify() {
 				next
 			flushes++
 			spanning += span[t]
-			if (dl[t] > 1)
+			if (nh[t] >= 2)
+				hspan++
+			if (dl[t] > nh[t])
 				multi++
+			if (dl[t] > 0 && dl[t] < nh[t])
+				mixed++
 			if (dl[t] == 0)
 				nodl++
 			if (dl[t] > maxdl)
@@ -218,17 +240,33 @@ _plug2_classify() {
 			else
 				outside++
 		} else if ($0 ~ / alloc: \(/) {
-			actx[t] = $NF
+			actx[t] = ahw[t] = ""
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^ctx=/)
+					actx[t] = $i
+				else if ($i ~ /^hctx=/)
+					ahw[t] = $i
+			}
 		} else if ($0 ~ / block_getrq: /) {
-			# the software queue of the request: its mq_ctx, from
-			# its allocation; pcl[t]: those since the last flush
+			# the software and hardware queue of the request: its
+			# mq_ctx and mq_hctx, from its allocation; pcl[t] and
+			# phl[t]: those since the last flush
 			if (!(t in actx) || actx[t] !~ /^ctx=0x[0-9a-f]+$/ ||
-			    actx[t] == "ctx=0x0") {
+			    actx[t] == "ctx=0x0" ||
+			    ahw[t] !~ /^hctx=0x[0-9a-f]+$/ || ahw[t] == "hctx=0x0") {
 				unseen++
 				next
 			}
 			q = actx[t]
+			h = ahw[t]
 			delete actx[t]
+			delete ahw[t]
+			if (!(t in phl))
+				phl[t] = " "
+			if (index(phl[t], " " h " ") == 0) {
+				phl[t] = phl[t] h " "
+				phw[t]++
+			}
 			# ($2: the CPU the event ran on)
 			oncpu[q SUBSEP $2]++
 			pending[t]++
@@ -251,15 +289,18 @@ _plug2_classify() {
 		}
 		for (q in all)
 			moved += all[q] - best[q]
-		printf "%d %d %d %d %d %d %d %d %d %d %d\n", flushes, spanning, multi,
-			maxdl, dlall, nodl, outside, sspan, sspan1, unseen, moved
+		printf "%d %d %d %d %d %d %d %d %d %d %d %d %d\n", flushes,
+			spanning, multi, maxdl, dlall, nodl, outside, sspan,
+			sspan1, unseen, moved, hspan, mixed
 	}' "$BB_TMP/trace.$1"
 }
 
-for s in mq-deadline bfq kyber none; do
+# CASE: the elevator, and "@mq" for the device with a hardware queue per CPU
+for c in mq-deadline bfq kyber none mq-deadline@mq bfq@mq kyber@mq; do
 	_stalled && break
-	dev=$d
+	s=${c%@*} dev=$d
 	[ "$s" != none ] || dev=$dn
+	[ "$c" = "$s" ] || dev=$dm
 	# (not available: a skip reason of the test)
 	_require_sched "$dev" "$s" || continue
 	if ! _set_sched "$dev" "$s"; then
@@ -271,13 +312,15 @@ for s in mq-deadline bfq kyber none; do
 	_watchdog_start "$dev"
 	tot_span=0
 	for run in $(seq "$MAX_RUNS"); do
-		_plug2_run "$s.$run" || break
+		_plug2_run "$c.$run" || break
 		read -r flushes spanning multi maxdl dlall nodl outside sspan \
-			sspan1 unseen moved < <(_plug2_classify "$s.$run")
-		_log "$s run $run: $flushes flushes of $dev's requests," \
+			sspan1 unseen moved hspan mixed < <(_plug2_classify "$c.$run")
+		_log "$c run $run: $flushes flushes of $dev's requests," \
 		     "$spanning with requests of two software queues," \
-		     "$(cat "$BB_TMP/moves.$s.$run") moves; $dlall insertions," \
-		     "$multi flushes with more than one (at most $maxdl)," \
+		     "$hspan of two hardware queues," \
+		     "$(cat "$BB_TMP/moves.$c.$run") moves; $dlall insertions," \
+		     "$multi flushes with more than one per hardware queue" \
+		     "(at most $maxdl), $mixed with fewer than their hardware queues," \
 		     "$nodl with none, $outside outside a flush;" \
 		     "$sspan from schedule() with requests of two software" \
 		     "queues, $sspan1 of them in one list; $unseen requests" \
@@ -287,7 +330,7 @@ for s in mq-deadline bfq kyber none; do
 		# a missed return would merge two flushes into one
 		missed=$(_kprobe_misses "$GROUP" flushret alloc)
 		if [ "${missed:-0}" -gt 0 ] || [ "$unseen" -gt 0 ]; then
-			_skip_later "$s: the kretprobes missed $missed returns of" \
+			_skip_later "$c: the kretprobes missed $missed returns of" \
 				    "blk_mq_flush_plug_list() or" \
 				    "__blk_mq_alloc_requests(), $unseen requests" \
 				    "with no allocation seen: flushes cannot be" \
@@ -295,13 +338,13 @@ for s in mq-deadline bfq kyber none; do
 			break
 		fi
 		if [ "$flushes" -eq 0 ]; then
-			_fail "$s: no plug flush of $dev's requests seen: fio's" \
+			_fail "$c: no plug flush of $dev's requests seen: fio's" \
 			      "batches were not plugged, or the probes see" \
 			      "nothing"
 			break
 		fi
 		if [ "$outside" -gt 0 ]; then
-			_skip_later "$s: $outside blk_mq_dispatch_list() calls" \
+			_skip_later "$c: $outside blk_mq_dispatch_list() calls" \
 				    "outside a flush seen (a call of" \
 				    "blk_mq_flush_plug_list() inlined?)"
 			break
@@ -318,17 +361,27 @@ for s in mq-deadline bfq kyber none; do
 			continue
 		fi
 		if [ "$multi" -gt 0 ]; then
-			_fail "$s: $multi plug flushes inserted the requests of" \
+			_fail "$c: $multi plug flushes inserted the requests of" \
 			      "one hardware queue in more than one list (up to" \
 			      "$maxdl blk_mq_dispatch_list() calls in one flush)"
 			break
 		fi
+		if [ "$mixed" -gt 0 ]; then
+			_fail "$c: $mixed of $hspan plug flushes with requests of" \
+			      "two hardware queues made fewer" \
+			      "blk_mq_dispatch_list() calls than hardware queues:" \
+			      "one list held requests of two hardware queues"
+			break
+		fi
 		if [ "$nodl" -gt 0 ]; then
-			_fail "$s: $nodl of $flushes flushes of $dev's requests" \
+			_fail "$c: $nodl of $flushes flushes of $dev's requests" \
 			      "showed no blk_mq_dispatch_list() call: the" \
 			      "probes would not see the failure"
 			break
 		fi
+		# on the device with a hardware queue per CPU, the flushes
+		# that span two of them are the ones under test
+		[ "$dev" = "$dm" ] && spanning=$hspan
 		tot_span=$((tot_span + spanning))
 		[ "$tot_span" -ge "$MIN_SPANNING" ] && break
 	done
@@ -336,8 +389,10 @@ for s in mq-deadline bfq kyber none; do
 	   [ "$tot_span" -lt "$MIN_SPANNING" ]; then
 		what="plug flushes"
 		[ "$s" != none ] || what="plug flushes from schedule()"
-		_skip_later "$s: only $tot_span $what held requests from" \
-			    "two software queues in $MAX_RUNS runs (needs $MIN_SPANNING)"
+		queues="software queues"
+		[ "$dev" != "$dm" ] || queues="hardware queues"
+		_skip_later "$c: only $tot_span $what held requests from" \
+			    "two $queues in $MAX_RUNS runs (needs $MIN_SPANNING)"
 	fi
 	_watchdog_stop
 done
