@@ -198,6 +198,15 @@ _plug2_run() {
 #   flush, from schedule() in the middle of one, counts as part of it).
 _plug2_classify() {
 	awk '
+	# addq(set, n, t, k): count queue k once in the set of task t
+	function addq(set, n, t, k) {
+		if (!(t in set))
+			set[t] = " "
+		if (index(set[t], " " k " ") == 0) {
+			set[t] = set[t] k " "
+			n[t]++
+		}
+	}
 	$0 ~ /^ *#/ { next }
 	{
 		t = $1	# task-pid
@@ -261,21 +270,11 @@ _plug2_classify() {
 			h = ahw[t]
 			delete actx[t]
 			delete ahw[t]
-			if (!(t in phl))
-				phl[t] = " "
-			if (index(phl[t], " " h " ") == 0) {
-				phl[t] = phl[t] h " "
-				phw[t]++
-			}
+			addq(phl, phw, t, h)
 			# ($2: the CPU the event ran on)
 			oncpu[q SUBSEP $2]++
 			pending[t]++
-			if (!(t in pcl))
-				pcl[t] = " "
-			if (index(pcl[t], " " q " ") == 0) {
-				pcl[t] = pcl[t] q " "
-				pncpu[t]++
-			}
+			addq(pcl, pncpu, t, q)
 		}
 	}
 	END {
