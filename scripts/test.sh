@@ -127,7 +127,7 @@ fi
 # (loop_06), and short and failed completions in every mode (loop_09): the
 # completion paths the ublk patch changes.  Every group with --full; --ublk
 # picks others.
-UBLK_CI="batch,null,loop_06,loop_09"
+UBLK_CI="batch,null,loop_06,loop_09,recover_05"
 # All groups of v7.3's ublk selftests; the tree's own are checked again
 # once it is there (a --kdir tree may have others).
 UBLK_GROUPS="generic batch null loop integrity recover stripe part params shmemzc stress"
