@@ -9,9 +9,9 @@
 # SIGKILL in the middle of I/O (odd cycles use "kublk quiesce" instead),
 # requests dispatched meanwhile are requeued, and "kublk recover" starts a
 # new server that gets them back.  The quiesce cycles need a kublk that
-# closes the char device with fetches still pending ("selftests: ublk:
-# don't wait for fetches that only a close completes"); UBLK_QUIESCE=0
-# leaves them out.
+# exits with fetches still pending ("selftests: ublk: end a stopping
+# queue thread with only fetches in flight", in the ublk posting of this
+# series); UBLK_QUIESCE=0 leaves them out.
 #
 # What fails: a request that no queue run dispatches after the recovery
 # keeps fio waiting: the watchdog reports "stalled" with the queue's state.
