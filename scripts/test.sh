@@ -125,8 +125,9 @@ fi
 # (loop_06): UBLK_F_BATCH_IO (batch), every data copy mode without data
 # (null: page copy, zero copy, user copy), user copy with fio verify
 # (loop_06), and short and failed completions in every mode (loop_09): the
-# completion paths the ublk patch changes.  Every group with --full; --ublk
-# picks others.
+# completion paths the ublk patch changes; and a quiesce while the server
+# holds requests (recover_05), for the kublk fix.  Every group with --full;
+# --ublk picks others.
 UBLK_CI="batch,null,loop_06,loop_09,recover_05"
 # All groups of v7.3's ublk selftests; the tree's own are checked again
 # once it is there (a --kdir tree may have others).
