@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for blk-mq: which requests a driver's completion batch may
- * take.
+ * KUnit tests for blk-mq.
  *
+ * blk-mq-quiesce: q->quiesce_depth counts the quiesces not yet undone, and
+ * blk_queue_quiesced() reads it.  An unquiesce without a quiesce is a
+ * caller's bug: it must warn and leave the depth at zero, or the next
+ * quiesce would leave the queue running.
+ *
+ * blk-mq-batch: which requests a driver's completion batch may take.
  * blk_mq_end_request_batch() gives the driver tags of a batch back with
  * blk_mq_put_tags(), which puts tags of the normal pool only: a reserved
  * request in a batch would clear a bit outside the bitmap and leak its
@@ -38,6 +43,7 @@ struct blk_mq_kunit_ctx {
 static int blk_mq_kunit_init(struct kunit *test)
 {
 	struct blk_mq_kunit_ctx *ctx;
+	int ret;
 
 	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
@@ -47,8 +53,9 @@ static int blk_mq_kunit_init(struct kunit *test)
 	ctx->set.queue_depth = BLK_MQ_KUNIT_DEPTH;
 	ctx->set.reserved_tags = BLK_MQ_KUNIT_RESERVED;
 	ctx->set.numa_node = NUMA_NO_NODE;
-	if (blk_mq_alloc_tag_set(&ctx->set))
-		return -ENOMEM;
+	ret = blk_mq_alloc_tag_set(&ctx->set);
+	if (ret)
+		return ret;
 	ctx->q = blk_mq_alloc_queue(&ctx->set, NULL, NULL);
 	if (IS_ERR(ctx->q)) {
 		blk_mq_free_tag_set(&ctx->set);
@@ -62,10 +69,66 @@ static void blk_mq_kunit_exit(struct kunit *test)
 {
 	struct blk_mq_kunit_ctx *ctx = test->priv;
 
+	/* KUnit calls ->exit() after a failed ->init() too */
+	if (!ctx)
+		return;
 	blk_mq_destroy_queue(ctx->q);
 	blk_put_queue(ctx->q);
 	blk_mq_free_tag_set(&ctx->set);
 }
+
+/*
+ * An unquiesce without a quiesce warns and leaves the depth at zero: one
+ * quiesce then quiesces the queue, and one unquiesce ends it.  Where
+ * WARN_ON_ONCE() does not go through the bug table (!GENERIC_BUG), a
+ * suppressed warning still uses up its one report, so a second run in
+ * the same boot sees none.
+ */
+static void blk_mq_unquiesce_unbalanced(struct kunit *test)
+{
+	struct blk_mq_kunit_ctx *ctx = test->priv;
+
+	kunit_warning_suppress(test) {
+		blk_mq_unquiesce_queue(ctx->q);
+		if (IS_ENABLED(CONFIG_GENERIC_BUG))
+			KUNIT_EXPECT_SUPPRESSED_WARNING_COUNT(test, 1);
+		else
+			KUNIT_EXPECT_LE(test,
+					KUNIT_SUPPRESSED_WARNING_COUNT(), 1);
+	}
+	KUNIT_EXPECT_FALSE(test, blk_queue_quiesced(ctx->q));
+	blk_mq_quiesce_queue(ctx->q);
+	/* not quiesced: the depth went below zero, do not unquiesce again */
+	KUNIT_ASSERT_TRUE(test, blk_queue_quiesced(ctx->q));
+	blk_mq_unquiesce_queue(ctx->q);
+	KUNIT_EXPECT_FALSE(test, blk_queue_quiesced(ctx->q));
+}
+
+/* Quiesces nest: the queue stays quiesced until the last unquiesce. */
+static void blk_mq_quiesce_nested(struct kunit *test)
+{
+	struct blk_mq_kunit_ctx *ctx = test->priv;
+
+	blk_mq_quiesce_queue(ctx->q);
+	blk_mq_quiesce_queue(ctx->q);
+	blk_mq_unquiesce_queue(ctx->q);
+	KUNIT_EXPECT_TRUE(test, blk_queue_quiesced(ctx->q));
+	blk_mq_unquiesce_queue(ctx->q);
+	KUNIT_EXPECT_FALSE(test, blk_queue_quiesced(ctx->q));
+}
+
+static struct kunit_case blk_mq_quiesce_cases[] = {
+	KUNIT_CASE(blk_mq_unquiesce_unbalanced),
+	KUNIT_CASE(blk_mq_quiesce_nested),
+	{}
+};
+
+static struct kunit_suite blk_mq_quiesce_suite = {
+	.name = "blk-mq-quiesce",
+	.init = blk_mq_kunit_init,
+	.exit = blk_mq_kunit_exit,
+	.test_cases = blk_mq_quiesce_cases,
+};
 
 static struct request *blk_mq_kunit_alloc(struct kunit *test,
 					  blk_mq_req_flags_t flags)
@@ -165,20 +228,20 @@ static void blk_mq_batch_tags_back(struct kunit *test)
 			blk_mq_free_request(rqs[i]);
 }
 
-static struct kunit_case blk_mq_kunit_cases[] = {
+static struct kunit_case blk_mq_batch_cases[] = {
 	KUNIT_CASE(blk_mq_batch_refuses_reserved),
 	KUNIT_CASE(blk_mq_batch_tags_back),
 	{}
 };
 
-static struct kunit_suite blk_mq_kunit_suite = {
+static struct kunit_suite blk_mq_batch_suite = {
 	.name = "blk-mq-batch",
 	.init = blk_mq_kunit_init,
 	.exit = blk_mq_kunit_exit,
-	.test_cases = blk_mq_kunit_cases,
+	.test_cases = blk_mq_batch_cases,
 };
 
-kunit_test_suite(blk_mq_kunit_suite);
+kunit_test_suites(&blk_mq_quiesce_suite, &blk_mq_batch_suite);
 
-MODULE_DESCRIPTION("KUnit tests for blk-mq completion batches");
+MODULE_DESCRIPTION("KUnit tests for blk-mq quiesce and completion batches");
 MODULE_LICENSE("GPL");

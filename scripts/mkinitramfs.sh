@@ -18,7 +18,8 @@
 # The blktests cases go to /blktests with blktests/shim's ./check, or with
 # the blktests checkout named by BB_BLKTESTS and the tools its ./check
 # needs that busybox lacks (mktemp, realpath, find, grep, column, findmnt,
-# getconf, gawk, udevadm).
+# getconf, gawk, udevadm), and nvme-cli, uuidgen and losetup where this
+# host has them (blktests' nvme group).
 
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -149,6 +150,17 @@ if [ "$(realpath "$bt")" != "$(realpath "$BB_TOP/blktests/shim")" ]; then
 		copy_bin "$(command -v "$t")" "/usr/bin/$t"
 	done
 	add_udevadm
+	# The nvme group also runs nvme-cli, uuidgen and util-linux's losetup
+	# (busybox's has no --show).  They go in where this host has them;
+	# without them its cases are "not run", with blktests' own reason.
+	for t in nvme uuidgen losetup; do
+		if command -v "$t" > /dev/null; then
+			rm -f "$root/bin/$t" "$root/sbin/$t"
+			copy_bin "$(command -v "$t")" "/usr/bin/$t"
+		else
+			info "BB_BLKTESTS: no $t on this host, blktests' nvme cases will not run (Debian: nvme-cli, uuid-runtime, mount)"
+		fi
+	done
 fi
 
 [ -n "$extra" ] && cp -a "$extra" "$root/extra"
