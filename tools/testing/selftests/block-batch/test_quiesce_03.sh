@@ -77,15 +77,15 @@ for sched in none mq-deadline; do
 	_log "$sched: $BB_RUNS fio runs"
 	_stress_verdict "$sched" "$MIN_CYCLES" inflight || continue
 	read -r waiting shown stale suspends 2>/dev/null \
-		< "$BB_TMP/waiting.suspend-$sched" || waiting=0
+		< "$BB_TMP/waiting.suspend-$sched" ||
+		{ waiting=0 shown=0 stale=0 suspends=0; }
 	_log "$sched: $waiting of $BB_CYCLES resumes found requests waiting" \
 	     "on the quiesced queue"
-	_log "$sched: debugfs state QUIESCED in ${shown:-0} of ${suspends:-0}" \
-	     "suspends, after ${stale:-0} resumes"
-	[ "${shown:-0}" -eq "${suspends:-0}" ] && [ "${stale:-0}" -eq 0 ] ||
+	_log "$sched: debugfs state QUIESCED in $shown of $suspends" \
+	     "suspends, after $stale resumes"
+	[ "$shown" -eq "$suspends" ] && [ "$stale" -eq 0 ] ||
 		_fail "$sched: $dmdev's debugfs state showed QUIESCED in" \
-		      "${shown:-0} of ${suspends:-0} suspends and after" \
-		      "${stale:-0} resumes"
+		      "$shown of $suspends suspends and after $stale resumes"
 	if [ "$waiting" -eq 0 ]; then
 		_fail "$sched: no resume found requests waiting on the quiesced queue"
 		continue
