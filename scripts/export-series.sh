@@ -6,7 +6,7 @@
 # (patches/*.patch are kept under a placeholder identity).
 #
 # usage: export-series.sh [-o DIR] [-v N] [--rfc] [--topic NAME]
-#                         [--kdir DIR [--base REF]]
+#                         [--kdir DIR [--base REF]] [--blktests DIR]
 #   -o DIR        output directory (default: out/series); emptied first
 #   -v N          reroll count (vN in the subject)
 #   --rfc         subject prefix RFC PATCH
@@ -15,6 +15,10 @@
 #                 see apply-series.sh) instead of the cached Debian base, so
 #                 that base-commit: names an upstream commit
 #   --base REF    with --kdir: the commit to apply onto (default: its HEAD)
+#   --blktests DIR  instead of the kernel postings, the blktests posting:
+#                 the cases of blktests/tests/block on top of the blktests
+#                 checkout DIR (only read; it is cloned), one case a patch,
+#                 with patches/cover/blktests.txt, "PATCH blktests"
 #
 # Each posting lands in DIR/K-NAME/ (K its place in patches/topics): a
 # cover letter from patches/cover/NAME.txt (first line the subject, then
@@ -38,6 +42,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/topics.sh"
+. "$(dirname "$0")/blktests-posting.sh"
 
 # The identity that the series is kept under in this repository.
 BB_PLACEHOLDER_NAME="block-batch developers"
@@ -45,7 +50,7 @@ BB_PLACEHOLDER_EMAIL=block-batch@example.org
 BB_PLACEHOLDER_IDENT="$BB_PLACEHOLDER_NAME <$BB_PLACEHOLDER_EMAIL>"
 
 usage() { bb_help "$0" usage; }
-outdir=$BB_OUT/series reroll= prefix=PATCH kdir= base_ref= topic=
+outdir=$BB_OUT/series reroll= prefix=PATCH kdir= base_ref= topic= btdir=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-o) outdir=${2:?-o needs a directory}; shift 2 ;;
@@ -54,6 +59,7 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=${2:?--kdir needs a directory}; shift 2 ;;
 	--base) base_ref=${2:?--base needs a commit}; shift 2 ;;
 	--topic) topic=${2:?--topic needs a posting name}; shift 2 ;;
+	--blktests) btdir=${2:?--blktests needs a blktests checkout}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -62,6 +68,12 @@ done
 [ -z "$base_ref" ] || [ -n "$kdir" ] || die "--base needs --kdir"
 need_tools git sed grep awk fmt
 covers=${BB_PATCHES:-$BB_TOP/patches}/cover
+if [ -n "$btdir" ]; then
+	[ -z "$kdir$topic" ] || die "--blktests goes without --kdir and --topic"
+	[ -x "$btdir/check" ] && [ -d "$btdir/tests/block" ] && git -C "$btdir" rev-parse -q --verify HEAD > /dev/null ||
+		die "--blktests $btdir: not a blktests git checkout"
+	[ -r "$covers/blktests.txt" ] || die "no cover letter $covers/blktests.txt"
+fi
 bb_topics_read
 if [ -n "$topic" ]; then
 	[ -n "${TOPIC_FIRST[$topic]:-}" ] || die "no posting '$topic' in $(bb_topics_file) (there are: ${TOPICS[*]})"
@@ -78,6 +90,12 @@ ident="$name <$email>"
 [ "$email" != "$BB_PLACEHOLDER_EMAIL" ] ||
 	die "your git identity is the repository's placeholder ($ident): set your own"
 case $email in *@*.*) ;; *) die "git config user.email '$email' is not a mail address" ;; esac
+
+if [ -n "$btdir" ]; then
+	bb_blktests_posting "$btdir" "$outdir" "$name" "$email" "$prefix blktests" "$reroll" || exit 1
+	echo "$outdir"
+	exit 0
+fi
 
 if [ -n "$kdir" ]; then
 	tree=$("$BB_TOP/scripts/apply-series.sh" --kdir "$kdir" ${base_ref:+--base "$base_ref"}) || exit 1

@@ -3,9 +3,14 @@
 #
 # Install what block-batch needs on Debian 12 (as root), or, when not root,
 # name what is missing.  Runs quickly when everything is already there.
-# usage: install-deps.sh [--bench]
-#   --bench  also what scripts/run.sh can use beyond the tests: gnuplot-nox
-#            for the plots (optional: without root it is only named)
+# usage: install-deps.sh [--bench | --blktests]
+#   --bench     also what scripts/run.sh can use beyond the tests: gnuplot-nox
+#               for the plots (optional: without root it is only named)
+#   --blktests  also what scripts/blktests-upstream.sh needs: g++ for
+#               blktests' programs, and the tools its cases run that the
+#               guest takes from this host (scripts/mkinitramfs.sh); and
+#               shellcheck for blktests' make check (export-series.sh
+#               --blktests)
 
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -18,7 +23,10 @@ OPTIONAL=()
 case ${1:-} in
 "") ;;
 --bench) OPTIONAL=(gnuplot-nox) ;;
-*) die "usage: $0 [--bench]" ;;
+--blktests)
+	PKGS+=(g++ gawk findutils grep bsdextrautils libc-bin nvme-cli
+	       uuid-runtime fdisk parted xfsprogs blktrace shellcheck) ;;
+*) die "usage: $0 [--bench | --blktests]" ;;
 esac
 # Optional packages (the plots): installed as root, else only named.
 for p in "${OPTIONAL[@]}"; do

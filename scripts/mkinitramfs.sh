@@ -18,8 +18,8 @@
 # The blktests cases go to /blktests with blktests/shim's ./check, or with
 # the blktests checkout named by BB_BLKTESTS and the tools its ./check
 # needs that busybox lacks (mktemp, realpath, find, grep, column, findmnt,
-# getconf, gawk, udevadm), and nvme-cli, uuidgen and losetup where this
-# host has them (blktests' nvme group).
+# getconf, gawk, udevadm), and the tools its cases run (nvme-cli,
+# losetup, blkzone, xfs_io, ...) where this host has them.
 
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -150,15 +150,18 @@ if [ "$(realpath "$bt")" != "$(realpath "$BB_TOP/blktests/shim")" ]; then
 		copy_bin "$(command -v "$t")" "/usr/bin/$t"
 	done
 	add_udevadm
-	# The nvme group also runs nvme-cli, uuidgen and util-linux's losetup
-	# (busybox's has no --show).  They go in where this host has them;
-	# without them its cases are "not run", with blktests' own reason.
-	for t in nvme uuidgen losetup; do
+	# Its cases also run nvme-cli, uuidgen and util-linux's losetup
+	# (busybox's has no --show), blkzone, sfdisk and parted, xfs_io and
+	# mkfs.xfs, blktrace.  They go in where this host has them
+	# (install-deps.sh --blktests); without them the cases that need
+	# them are "not run", with blktests' own reason.
+	for t in nvme uuidgen losetup blkzone blkdiscard blockdev partx wipefs \
+		 sfdisk parted xfs_io mkfs.xfs blktrace bc; do
 		if command -v "$t" > /dev/null; then
 			rm -f "$root/bin/$t" "$root/sbin/$t"
 			copy_bin "$(command -v "$t")" "/usr/bin/$t"
 		else
-			info "BB_BLKTESTS: no $t on this host, blktests' nvme cases will not run (Debian: nvme-cli, uuid-runtime, mount)"
+			info "BB_BLKTESTS: no $t on this host, blktests' cases that run it will not run (scripts/install-deps.sh --blktests)"
 		fi
 	done
 fi

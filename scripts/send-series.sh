@@ -7,7 +7,8 @@
 # given.
 #
 # usage: send-series.sh [--send | --mbox DIR] [--topic NAME] [-v N] [--rfc]
-#                       [--kdir DIR [--base REF]] [--to ADDR]... [--cc ADDR]...
+#                       [--kdir DIR [--base REF]] [--blktests DIR]
+#                       [--to ADDR]... [--cc ADDR]...
 #   (default)     git send-email --dry-run: prints what would be sent
 #   --mbox DIR    deliver each posting into the local mbox DIR/K-NAME.mbox
 #                 instead of mail (appended; git am applies it back),
@@ -15,6 +16,10 @@
 #   --send        really send
 #   --topic NAME  only the posting NAME (patches/topics)
 #   -v, --rfc, --kdir, --base   as for export-series.sh
+#   --blktests DIR  the blktests posting instead (export-series.sh
+#                 --blktests DIR), to the addresses that the checkout's
+#                 CONTRIBUTING.md names for patches (linux-block and the
+#                 blktests maintainer)
 #   --to, --cc    more recipients, for every posting
 #
 # Recipients come from scripts/get_maintainer.pl of the patched tree, over
@@ -29,7 +34,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() { bb_help "$0" usage; }
-mode=dry mbox= exp_args=() to=() cc=()
+mode=dry mbox= exp_args=() to=() cc=() btdir=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--send) mode=send; shift ;;
@@ -38,6 +43,8 @@ while [ $# -gt 0 ]; do
 	-v) exp_args+=(-v "${2:?-v needs a number}"); shift 2 ;;
 	--rfc) exp_args+=(--rfc); shift ;;
 	--kdir|--base) exp_args+=("$1" "${2:?$1 needs a value}"); shift 2 ;;
+	--blktests) btdir=${2:?--blktests needs a blktests checkout}
+		exp_args+=(--blktests "$btdir"); shift 2 ;;
 	--to) to+=("${2:?--to needs an address}"); shift 2 ;;
 	--cc) cc+=("${2:?--cc needs an address}"); shift 2 ;;
 	-h|--help) usage; exit 0 ;;
@@ -52,10 +59,18 @@ if [ "$mode" = mbox ]; then
 	mbox=$(realpath "$mbox")
 fi
 
+if [ -n "$btdir" ]; then
+	# blktests has no MAINTAINERS: its CONTRIBUTING.md names where
+	# patches go, in the paragraph that says so
+	bto=($(awk '/^$/ { if (p) exit; next } /sending patches to/ { p = 1 } p' \
+		"$btdir/CONTRIBUTING.md" 2>/dev/null | grep -o '<[^<>@ ]*@[^<> ]*>' | tr -d '<>'))
+	[ ${#bto[@]} -gt 0 ] ||
+		die "--blktests $btdir: its CONTRIBUTING.md names no address for patches"
+fi
 dir=$("$BB_TOP/scripts/export-series.sh" -o "$BB_OUT/series" "${exp_args[@]}") || exit 1
 # get_maintainer.pl runs in the cached base with the series applied (also
 # with --kdir): its MAINTAINERS has the new entry
-tree=$("$BB_TOP/scripts/apply-series.sh") || exit 1
+[ -n "$btdir" ] || tree=$("$BB_TOP/scripts/apply-series.sh") || exit 1
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -74,9 +89,13 @@ for d in "$dir"/*/; do
 	post=$(basename "$d")
 	from=$(sed -n 's/^From: //p' "$d"/0001-*.patch | head -n1)
 	[ -n "$from" ] || die "no From: in $d"
-	(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
-		--rolestats "$d"/0*-*.patch 2>/dev/null) \
-		> "$tmp/gm" 2>/dev/null || die "scripts/get_maintainer.pl failed in $tree for $post"
+	if [ -n "$btdir" ]; then
+		printf '%s (maintainer:blktests)\n' "${bto[@]}" > "$tmp/gm"
+	else
+		(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+			--rolestats "$d"/0*-*.patch 2>/dev/null) \
+			> "$tmp/gm" 2>/dev/null || die "scripts/get_maintainer.pl failed in $tree for $post"
+	fi
 	# "Name <addr> (maintainer:ENTRY,...)" or "list@... (open list:...)"
 	# The new entry's M: is the placeholder in that tree: that is the sender.
 	pto=("${to[@]}") pcc=("${cc[@]}")

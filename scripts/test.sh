@@ -19,7 +19,7 @@
 #   --host-only  only the host-side tooling tests (no kernel build)
 #   --tests      only these kselftests (e.g. test_switch_01.sh), and the
 #                kernel's ublk selftests as ublk:test_loop_01.sh
-#   --blktests L the blktests cases to run after them (e.g. block/048),
+#   --blktests L the blktests cases to run after them (e.g. block/053),
 #                "none" for none; default: all of blktests/tests/block in
 #                both tiers, none with --tests
 #   --ublk G     the groups (or group_NN tests) of the kernel's own ublk
@@ -115,7 +115,7 @@ done
 if [ -n "$blktests_opt" ] && [ "$blktests_opt" != none ]; then
 	for t in ${blktests_opt//,/ }; do
 		[[ $t =~ ^block/[0-9]{3}$ ]] && [ -f "$BB_TOP/blktests/tests/$t" ] ||
-			die "--blktests: no case '$t' in blktests/tests (e.g. block/048)"
+			die "--blktests: no case '$t' in blktests/tests (e.g. block/053)"
 	done
 fi
 # BB_BLKTESTS: a blktests checkout whose ./check runs the cases in the guest

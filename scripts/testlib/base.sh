@@ -66,7 +66,7 @@ compare_base() {
 		tap $? "base: base kernel built and booted with the same config"
 		tr -d '\r' < "$blog" > "$blog.txt" 2>/dev/null
 		grep -E '^(# )+(merge|order)_01: ' "$blog.txt" | sed -E 's/^(# )+/# base kernel: /'
-		# the blktests cases on the base: reported (block/049, dispatch
+		# the blktests cases on the base: reported (block/054, dispatch
 		# order, is expected to fail there), not checked
 		blktests_results "$blog.txt" | sed -e 's/^#|/# base kernel:   /' \
 			-e 's/^\([^#][^|]*\)|\(.*\)/# base kernel: blktests \2: \1/'

@@ -12,7 +12,7 @@ ublk_results() {
 
 # blktests_results LOG -- "STATUS|NAME (CONDITION)" per result line of
 # blktests' ./check (or the shim's) in a guest log:
-#   block/048 (sched=bfq) (DESCRIPTION)          [passed]
+#   block/053 (sched=bfq) (DESCRIPTION)          [passed]
 # the lines below a result (skip reasons, the diff of a failure, ./check's
 # runtime) as "#|" comments.  ./check's line before a test runs (its name,
 # no status) is left out.
@@ -46,4 +46,48 @@ merge_iops() {
 test_durations() {
 	sed -n -e 's/^\(# \)*\([a-z0-9_]*\): took \([0-9]*\) s$/\3 \2/p' \
 	       -e 's/^# \(ublk_[a-z0-9_]*\): \([0-9]*\) s; .*/\2 \1/p' "$1"
+}
+
+# blktests_verdicts LOG -- one line per case and condition that blktests'
+# ./check ran in a scripts/guest/blktests-upstream guest:
+# "CASE|COND|VERDICT|SECONDS|REASON", VERDICT passed, failed or "not run"
+# (with ./check's reason), or "timeout" for a case that the guest's bound
+# ended (BB-BT rc 124 or 137), after the verdicts ./check printed for it.
+# SECONDS is ./check's runtime of that condition, else the case's wall
+# time in the guest.
+blktests_verdicts() {
+	sed -n '/^BB-BT-BEGIN/,/^BB-BT-END/p' "$1" | awk '
+		function flush() {
+			if (c != "")
+				print c "|" cond "|" v "|" (t != "" ? t : "-") "|" why
+			c = ""
+		}
+		/^[a-z]+\/[0-9][0-9][0-9] .*\[(passed|failed|not run)\]$/ {
+			flush()
+			c = $1; cond = ""
+			if ($2 ~ /^\([^()]*=[^()]*\)$/)
+				cond = substr($2, 2, length($2) - 2)
+			v = $0; sub(/.*\[/, "", v); sub(/\]$/, "", v)
+			t = ""; why = ""; seen[c] = 1
+			next
+		}
+		c != "" && /^    runtime/ {
+			t = $NF; sub(/s$/, "", t)
+			next
+		}
+		c != "" && v == "not run" && /^    [^ ]/ {
+			r = $0; sub(/^ +/, "", r); gsub(/\|/, "/", r)
+			why = why (why == "" ? "" : "; ") r
+			next
+		}
+		/^BB-BT / {
+			flush()
+			rc = $3; sub(/rc=/, "", rc); s = $4; sub(/secs=/, "", s)
+			if (rc == 124 || rc == 137)
+				print $2 "||timeout|" s "|ended by the case bound, rc " rc
+			else if (!($2 in seen))
+				print $2 "||no verdict|" s "|rc " rc
+			for (k in seen) delete seen[k]
+		}
+		END { flush() }'
 }

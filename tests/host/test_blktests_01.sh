@@ -71,24 +71,24 @@ echo "ok: the shim's verdicts: $(paste -sd' ' "$T/got")"
 # (no status), the verdict, its runtime, skip reasons and a diff ------------
 cat > "$T/check.log" <<'EOF'
 BB-BLKTESTS-BEGIN
-block/048 (sched=mq-deadline) (merge sequential writes that wait in an I/O scheduler)
-block/048 (sched=mq-deadline) (merge sequential writes that wait in an I/O scheduler) [passed]
+block/053 (sched=mq-deadline) (merge sequential writes that wait in an I/O scheduler)
+block/053 (sched=mq-deadline) (merge sequential writes that wait in an I/O scheduler) [passed]
     runtime    ...  61.000s
-block/049 (dispatch sequential bursts through mq-deadline in order)
-block/049 (dispatch sequential bursts through mq-deadline in order) [failed]
+block/054 (dispatch sequential bursts through mq-deadline in order)
+block/054 (dispatch sequential bursts through mq-deadline in order) [failed]
     runtime    ...  20.100s
-    --- tests/block/049.out
-block/050 (sched=none) (dm suspend/resume (live-queue quiesce) under writes)
-block/050 (sched=none) (dm suspend/resume (live-queue quiesce) under writes) [not run]
+    --- tests/block/054.out
+block/055 (sched=none) (dm suspend/resume (live-queue quiesce) under writes)
+block/055 (sched=none) (dm suspend/resume (live-queue quiesce) under writes) [not run]
     driver dm_multipath is not available
-    full: nodev_sched_none/block/050.full: none: 100 cycles
+    full: nodev_sched_none/block/055.full: none: 100 cycles
 BB-BLKTESTS-END rc=1
 EOF
 blktests_results "$T/check.log" > "$T/got"
-printf '%s\n' 'passed|block/048 (sched=mq-deadline)' '#|    runtime    ...  61.000s' \
-	'failed|block/049' '#|    runtime    ...  20.100s' '#|    --- tests/block/049.out' \
-	'not run|block/050 (sched=none)' '#|    driver dm_multipath is not available' \
-	'#|    full: nodev_sched_none/block/050.full: none: 100 cycles' > "$T/want"
+printf '%s\n' 'passed|block/053 (sched=mq-deadline)' '#|    runtime    ...  61.000s' \
+	'failed|block/054' '#|    runtime    ...  20.100s' '#|    --- tests/block/054.out' \
+	'not run|block/055 (sched=none)' '#|    driver dm_multipath is not available' \
+	'#|    full: nodev_sched_none/block/055.full: none: 100 cycles' > "$T/want"
 diff -u "$T/want" "$T/got" || fail "blktests' ./check lines are not parsed as expected"
 echo "ok: blktests' ./check lines parsed"
 

@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Upstream blktests on the series and on its base, on the same machine in
+# one run: builds both kernels with what the groups need
+# (configs/nvme-fabrics.config and configs/blktests.config, lockdep on),
+# builds blktests' helper programs in a copy of the checkout, boots the two
+# kernels side by side (QEMU TCG) and runs the same cases in each, one
+# ./check a case, each bounded.  Writes OUT/table.md (a row per case and
+# condition: both verdicts and runtimes, and "differs" where the verdicts
+# do), OUT/{base,series}.txt (the parsed verdicts), the two console logs
+# and OUT/meta.txt.  The checkout named by BB_BLKTESTS is only read.
+#
+# usage: BB_BLKTESTS=DIR blktests-upstream.sh [--groups LIST] [--cases LIST]
+#        [--transports LIST] [--case-timeout S] [--smp N] [--kdir DIR] OUT
+#   --groups LIST      blktests groups (default: block,loop,dm,scsi,throtl,zbd,ublk,nvme)
+#   --cases LIST       these cases instead (e.g. loop/001,nvme/058), the
+#                      series' own (blktests/tests/block) among them
+#   --transports LIST  NVMET_TRTYPES for the nvme cases (default: loop,tcp,fc)
+#   --case-timeout S   seconds a case may take, all its conditions (default 900)
+#   --smp N            vCPUs per guest (default 2)
+#   --kdir DIR         apply the series to your kernel tree, as test.sh does
+# Exit status: 0 when every verdict is the same on both kernels, 1 when
+# one differs or a guest did not finish, 2 on bad usage.
+
+set -u
+. "$(dirname "$0")/lib.sh"
+. "$BB_TOP/scripts/testlib/parse.sh"
+
+usage() {
+	sed -n 's/^# \{0,1\}//; /^usage:/,/^Exit/p' "$0" | sed '$d'
+}
+argv=("$0" "$@")
+groups=block,loop,dm,scsi,throtl,zbd,ublk,nvme cases= trtypes=loop,tcp,fc
+case_tmo=900 smp=2 kdir=${KDIR:-} out=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--groups|--cases|--transports|--case-timeout|--smp|--kdir)
+		[ $# -ge 2 ] || { usage >&2; exit 2; } ;;&
+	--groups) groups=$2; shift 2 ;;
+	--cases) cases=$2; shift 2 ;;
+	--transports) trtypes=$2; shift 2 ;;
+	--case-timeout) case_tmo=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--kdir) kdir=$2; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	-*) usage >&2; exit 2 ;;
+	*) [ -z "$out" ] || { usage >&2; exit 2; }; out=$1; shift ;;
+	esac
+done
+[ -n "$out" ] || { usage >&2; exit 2; }
+[[ $case_tmo =~ ^[1-9][0-9]*$ ]] || die "--case-timeout: seconds, not '$case_tmo'"
+[[ $smp =~ ^[1-8]$ ]] || die "--smp: 1 to 8, not '$smp'"
+for t in ${trtypes//,/ }; do
+	case $t in loop|tcp|fc) ;; *) die "--transports: loop, tcp or fc, not '$t'" ;; esac
+done
+bt=${BB_BLKTESTS:-}
+[ -n "$bt" ] || die "BB_BLKTESTS: name a blktests checkout (git clone https://github.com/linux-blktests/blktests)"
+[ -x "$bt/check" ] && [ -d "$bt/tests/block" ] || die "BB_BLKTESTS=$bt: not a blktests checkout (no ./check, tests/block)"
+[ -z "$kdir" ] || [ -f "$kdir/Makefile" ] || die "--kdir $kdir: not a kernel tree"
+if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+	die "$out exists and is not empty; pick a new directory"
+fi
+# The cases: a group is upstream's cases only; --cases may also name the
+# series' own (blktests/tests/block), which mkinitramfs.sh adds.
+todo=()
+if [ -n "$cases" ]; then
+	for c in ${cases//,/ }; do
+		[[ $c =~ ^[a-z]+/[0-9]{3}$ ]] &&
+			{ [ -f "$bt/tests/$c" ] || [ -f "$BB_TOP/blktests/tests/$c" ]; } ||
+			die "--cases: no case '$c' in $bt/tests or blktests/tests"
+		todo+=("$c")
+	done
+else
+	for g in ${groups//,/ }; do
+		[ -d "$bt/tests/$g" ] || die "--groups: no group '$g' in $bt/tests"
+		todo+=($(cd "$bt/tests" && ls -d "$g"/[0-9][0-9][0-9]))
+	done
+fi
+[ ${#todo[@]} -gt 0 ] || die "no cases to run"
+"$BB_TOP/scripts/install-deps.sh" --blktests || exit 1
+out=$(realpath -m "$out")
+mkdir -p "$out" || die "cannot create $out"
+export BB_OUT=$out
+list=$out/cases.txt
+printf '%s\n' "${todo[@]}" > "$list" || die "cannot write $list"
+
+bb_meta_begin "$out" "${argv[@]}" || die "cannot write $out/meta.txt"
+bb_meta blktests "$(git -C "$bt" log -1 --format='%H %s' 2>/dev/null || echo '(not a git checkout)')$([ -z "$(git -C "$bt" status --porcelain 2>/dev/null)" ] || echo ' (with local changes)')"
+bb_meta cases "$(wc -l < "$list"), nvme transports ${trtypes//,/ }, ${case_tmo}s per case, $smp vCPUs per guest, both guests at once"
+
+stage fetch "$BB_TOP/scripts/fetch-base.sh" > /dev/null || exit 1
+series=$(stage apply "$BB_TOP/scripts/apply-series.sh" ${kdir:+--kdir "$kdir"}) || exit 1
+base=$(bb_base_worktree "$series") || die "cannot set up the base tree"
+bb_meta "series head" "$(git -C "$series" log -1 --format='%H %s')"
+bb_meta base "$(git -C "$base" log -1 --format='%H %s')"
+frags=(-f "$BB_TOP/configs/nvme-fabrics.config" -f "$BB_TOP/configs/blktests.config")
+ex=$out/extra
+mkdir -p "$ex" && cp "$BB_TOP/scripts/guest/blktests-upstream" "$ex/run" &&
+	cp "$list" "$ex/cases" &&
+	printf 'NVMET_TRTYPES="%s"\nCASE_TIMEOUT=%s\n' "${trtypes//,/ }" "$case_tmo" > "$ex/params" ||
+	die "cannot write $ex"
+for k in base series; do
+	eval tree=\$$k
+	stage "build-$k" "$BB_TOP/scripts/build.sh" -m "${frags[@]}" "$tree" \
+		"$(bb_obj_dir "$tree" obj-blktests)" > "$out/$k.bzImage" || exit 1
+done
+
+# blktests' programs (src/), built in a copy (the checkout is only read),
+# against the series' uapi headers (Debian 12's lack the ublk commands
+# that its miniublk needs) and the liburing of the ublk selftests, linked
+# statically (and libstdc++): the guest has neither.
+sobj=$(bb_obj_dir "$series" obj-blktests)
+copy=$out/blktests
+make -s -C "$series" O="$sobj" ARCH=x86_64 headers > /dev/null ||
+	die "'make headers' in $sobj failed"
+uring=$("$BB_TOP/scripts/install-liburing.sh") || die "no liburing for blktests' programs"
+uring=$uring/root/usr
+cp -a "$bt/." "$copy" || die "cannot copy $bt"
+rm -rf "$copy/results" "$copy/config"
+stage blktests-build make -C "$copy" \
+	CFLAGS="-isystem $sobj/usr/include -isystem $uring/include" \
+	URING_LIBS="-lpthread $uring/lib/x86_64-linux-gnu/liburing.a" \
+	LDFLAGS="-static-libstdc++ -static-libgcc" \
+	> "$out/blktests-build.log" 2>&1 ||
+	die "blktests' programs did not build (see $out/blktests-build.log)"
+! grep -q '^Skip' "$out/blktests-build.log" ||
+	warn "blktests: $(grep '^Skip' "$out/blktests-build.log" | tr '\n' ' ')"
+for k in base series; do
+	eval tree=\$$k
+	# the modules differ: one initramfs per kernel, the same blktests
+	BB_BLKTESTS=$copy stage "initramfs-$k" "$BB_TOP/scripts/mkinitramfs.sh" \
+		-m "$(bb_obj_dir "$tree" obj-blktests)/modroot" "$series" \
+		"$out/$k.cpio.gz" "$ex" > /dev/null || exit 1
+done
+
+# Both guests at once, so that both see the same machine and load.
+# Bound: every case at its limit, plus boot.
+tmo=$(( $(wc -l < "$list") * (case_tmo + 15) + 300 ))
+for k in base series; do
+	"$BB_TOP/scripts/boot.sh" -s "$smp" -m 4G -t "$tmo" -x bb.mode=bench \
+		"$(cat "$out/$k.bzImage")" "$out/$k.cpio.gz" "$out/$k.log" &
+	eval "pid_$k=$!"
+done
+info "booted base and series: $(wc -l < "$list") cases each, at most ${tmo}s; console logs $out/{base,series}.log"
+bad=0
+for k in base series; do
+	eval wait \$pid_$k
+	tr -d '\r' < "$out/$k.log" > "$out/$k.log.txt"
+	grep -q '^BB-BT-END' "$out/$k.log.txt" || { warn "$k: the guest did not finish its cases"; bad=1; }
+	blktests_verdicts "$out/$k.log.txt" > "$out/$k.txt"
+done
+
+# The table: a row per case and condition that either kernel reported.
+{
+	echo "| case | base | series | base s | series s | |"
+	echo "|---|---|---|---|---|---|"
+	awk -F'|' '
+		FNR == 1 { f++ }
+		{ key = $1 ($2 != "" ? " (" $2 ")" : ""); if (!(key in v1) && !(key in v2)) order[n++] = key }
+		f == 1 { v1[key] = $3; t1[key] = $4; w1[key] = $5 }
+		f == 2 { v2[key] = $3; t2[key] = $4; w2[key] = $5 }
+		END {
+			for (i = 0; i < n; i++) {
+				k = order[i]
+				a = (k in v1) ? v1[k] : "absent"; b = (k in v2) ? v2[k] : "absent"
+				note = (a != b) ? "**differs**" : ""
+				if (a == "not run" && b == "not run" && w1[k] == w2[k])
+					note = w1[k]
+				printf "| %s | %s | %s | %s | %s | %s |\n", k, a, b, t1[k], t2[k], note
+			}
+		}' "$out/base.txt" "$out/series.txt"
+} > "$out/table.md"
+for k in base series; do
+	bb_meta "$k verdicts" "$(cut -d'|' -f3 "$out/$k.txt" | sort | uniq -c | awk '{ $1 = $1; printf "%s%s", sep, $0; sep = ", " }')"
+done
+ndiff=$(grep -c 'differs' "$out/table.md")
+bb_meta differences "$ndiff"
+bb_meta_end
+rm -f "$out"/*.cpio.gz "$out"/*.log
+info "$(grep -c '^| [a-z]*/' "$out/table.md") rows, $ndiff differ: $out/table.md"
+[ "$ndiff" -eq 0 ] && [ "$bad" -eq 0 ]
