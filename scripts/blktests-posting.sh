@@ -15,9 +15,8 @@ bb_blktests_posting() {
 	local work c n desc base ident cover
 
 	cover=${BB_PATCHES:-$BB_TOP/patches}/cover/blktests.txt
-	command -v shellcheck > /dev/null ||
-		die "blktests' make check needs shellcheck (scripts/install-deps.sh)"
 	work=$(mktemp -d) || die "cannot make a temporary directory"
+	trap 'rm -rf "$work"' EXIT
 	git clone -q "$bt" "$work/blktests" ||
 		{ rm -rf "$work"; die "cannot clone $bt"; }
 	base=$(git -C "$work/blktests" rev-parse HEAD)
@@ -50,7 +49,7 @@ bb_blktests_posting() {
 	if ! make -s -C "$work/blktests" check > "$work/check.log" 2>&1; then
 		cat "$work/check.log" >&2
 		rm -rf "$work"
-		die "blktests' make check fails on the cases"
+		die "blktests' make check fails on the cases (it runs shellcheck: scripts/install-deps.sh --blktests)"
 	fi
 	git -C "$work/blktests" checkout -q -B master &&
 		git -C "$work/blktests" config branch.master.description "$(cat "$cover")" &&
@@ -60,7 +59,7 @@ bb_blktests_posting() {
 		-o "$(realpath "$outdir")/blktests" --cover-letter \
 		--cover-from-description=subject --thread=shallow --base="$base" \
 		--subject-prefix="$prefix" ${reroll:+-v "$reroll"} "$base..master" ||
-		{ rm -rf "$work"; die "git format-patch failed for the blktests posting"; }
+		{ rm -rf "$work" "$outdir"; die "git format-patch failed for the blktests posting"; }
 	rm -rf "$work"
 	if grep -l -F -e "$BB_PLACEHOLDER_EMAIL" -e "$BB_PLACEHOLDER_NAME" "$outdir"/blktests/*.patch >&2; then
 		rm -rf "$outdir"

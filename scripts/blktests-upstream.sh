@@ -20,8 +20,9 @@
 #   --case-timeout S   seconds a case may take, all its conditions (default 900)
 #   --smp N            vCPUs per guest (default 2)
 #   --kdir DIR         apply the series to your kernel tree, as test.sh does
-# Exit status: 0 when every verdict is the same on both kernels, 1 when
-# one differs or a guest did not finish, 2 on bad usage.
+# Exit status: 0 when every verdict is the same on both kernels and both
+# guests finished; 1 when a verdict differs, a guest did not finish, or
+# on an error (with its message); 2 on an unknown option.
 
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -86,7 +87,7 @@ list=$out/cases.txt
 printf '%s\n' "${todo[@]}" > "$list" || die "cannot write $list"
 
 bb_meta_begin "$out" "${argv[@]}" || die "cannot write $out/meta.txt"
-bb_meta blktests "$(git -C "$bt" log -1 --format='%H %s' 2>/dev/null || echo '(not a git checkout)')$([ -z "$(git -C "$bt" status --porcelain 2>/dev/null)" ] || echo ' (with local changes)')"
+bb_meta blktests "$(git -C "$bt" log -1 --format='%H %s' 2>/dev/null || echo '(not a git checkout)')$([ -z "$(git --no-optional-locks -C "$bt" status --porcelain 2>/dev/null)" ] || echo ' (with local changes)')"
 bb_meta cases "$(wc -l < "$list"), nvme transports ${trtypes//,/ }, ${case_tmo}s per case, $smp vCPUs per guest, both guests at once"
 
 stage fetch "$BB_TOP/scripts/fetch-base.sh" > /dev/null || exit 1
@@ -116,8 +117,10 @@ make -s -C "$series" O="$sobj" ARCH=x86_64 headers > /dev/null ||
 	die "'make headers' in $sobj failed"
 uring=$("$BB_TOP/scripts/install-liburing.sh") || die "no liburing for blktests' programs"
 uring=$uring/root/usr
-cp -a "$bt/." "$copy" || die "cannot copy $bt"
-rm -rf "$copy/results" "$copy/config"
+mkdir -p "$copy" && tar -C "$bt" --exclude=./.git --exclude=./results --exclude=./config -cf - . |
+	tar -C "$copy" -xf - || die "cannot copy $bt"
+# programs already built in the checkout would be taken as up to date
+make -s -C "$copy" clean > /dev/null 2>&1
 stage blktests-build make -C "$copy" \
 	CFLAGS="-isystem $sobj/usr/include -isystem $uring/include" \
 	URING_LIBS="-lpthread $uring/lib/x86_64-linux-gnu/liburing.a" \
@@ -135,14 +138,18 @@ for k in base series; do
 done
 
 # Both guests at once, so that both see the same machine and load.
-# Bound: every case at its limit, plus boot.
+# Bound: every case at its limit, plus boot.  An interrupted run takes
+# its guests with it (boot.sh kills its QEMU on TERM).
 tmo=$(( $(wc -l < "$list") * (case_tmo + 15) + 300 ))
+pid_base= pid_series=
+trap 'kill $pid_base $pid_series 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
 for k in base series; do
 	"$BB_TOP/scripts/boot.sh" -s "$smp" -m 4G -t "$tmo" -x bb.mode=bench \
-		"$(cat "$out/$k.bzImage")" "$out/$k.cpio.gz" "$out/$k.log" &
+		"$(cat "$out/$k.bzImage.path")" "$out/$k.cpio.gz" "$out/$k.log" &
 	eval "pid_$k=$!"
 done
-info "booted base and series: $(wc -l < "$list") cases each, at most ${tmo}s; console logs $out/{base,series}.log"
+info "booted base and series: $(wc -l < "$list") cases each, at most ${tmo}s; consoles in $out/{base,series}.log"
 bad=0
 for k in base series; do
 	eval wait \$pid_$k
@@ -151,32 +158,14 @@ for k in base series; do
 	blktests_verdicts "$out/$k.log.txt" > "$out/$k.txt"
 done
 
-# The table: a row per case and condition that either kernel reported.
-{
-	echo "| case | base | series | base s | series s | |"
-	echo "|---|---|---|---|---|---|"
-	awk -F'|' '
-		FNR == 1 { f++ }
-		{ key = $1 ($2 != "" ? " (" $2 ")" : ""); if (!(key in v1) && !(key in v2)) order[n++] = key }
-		f == 1 { v1[key] = $3; t1[key] = $4; w1[key] = $5 }
-		f == 2 { v2[key] = $3; t2[key] = $4; w2[key] = $5 }
-		END {
-			for (i = 0; i < n; i++) {
-				k = order[i]
-				a = (k in v1) ? v1[k] : "absent"; b = (k in v2) ? v2[k] : "absent"
-				note = (a != b) ? "**differs**" : ""
-				if (a == "not run" && b == "not run" && w1[k] == w2[k])
-					note = w1[k]
-				printf "| %s | %s | %s | %s | %s | %s |\n", k, a, b, t1[k], t2[k], note
-			}
-		}' "$out/base.txt" "$out/series.txt"
-} > "$out/table.md"
+blktests_table "$out/base.txt" "$out/series.txt" > "$out/table.md"
+trap - EXIT
 for k in base series; do
 	bb_meta "$k verdicts" "$(cut -d'|' -f3 "$out/$k.txt" | sort | uniq -c | awk '{ $1 = $1; printf "%s%s", sep, $0; sep = ", " }')"
 done
-ndiff=$(grep -c 'differs' "$out/table.md")
+ndiff=$(grep -cF '**differs**' "$out/table.md")
 bb_meta differences "$ndiff"
 bb_meta_end
-rm -f "$out"/*.cpio.gz "$out"/*.log
-info "$(grep -c '^| [a-z]*/' "$out/table.md") rows, $ndiff differ: $out/table.md"
+rm -f "$out"/*.cpio.gz "$out/base.log" "$out/series.log"
+info "$(grep -c '^| [a-z]*/' "$out/table.md") rows, $ndiff differ: $out/table.md (consoles: $out/{base,series}.log.txt)"
 [ "$ndiff" -eq 0 ] && [ "$bad" -eq 0 ]

@@ -18,7 +18,8 @@
 #   --blktests DIR  instead of the kernel postings, the blktests posting:
 #                 the cases of blktests/tests/block on top of the blktests
 #                 checkout DIR (only read; it is cloned), one case a patch,
-#                 with patches/cover/blktests.txt, "PATCH blktests"
+#                 with patches/cover/blktests.txt, "PATCH blktests", in
+#                 DIR/blktests (-o default: out/blktests-posting)
 #
 # Each posting lands in DIR/K-NAME/ (K its place in patches/topics): a
 # cover letter from patches/cover/NAME.txt (first line the subject, then
@@ -73,6 +74,7 @@ if [ -n "$btdir" ]; then
 	[ -x "$btdir/check" ] && [ -d "$btdir/tests/block" ] && git -C "$btdir" rev-parse -q --verify HEAD > /dev/null ||
 		die "--blktests $btdir: not a blktests git checkout"
 	[ -r "$covers/blktests.txt" ] || die "no cover letter $covers/blktests.txt"
+	[ "$outdir" != "$BB_OUT/series" ] || outdir=$BB_OUT/blktests-posting
 fi
 bb_topics_read
 if [ -n "$topic" ]; then

@@ -8,7 +8,9 @@
 #               for the plots (optional: without root it is only named)
 #   --blktests  also what scripts/blktests-upstream.sh needs: g++ for
 #               blktests' programs, and the tools its cases run that the
-#               guest takes from this host (scripts/mkinitramfs.sh)
+#               guest takes from this host (scripts/mkinitramfs.sh), and
+#               shellcheck for blktests' make check (export-series.sh
+#               --blktests)
 
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -16,14 +18,14 @@ set -u
 PKGS=(qemu-system-x86 busybox-static fio liburing-dev sparse ccache flex bison
       bc libelf-dev libssl-dev cpio kmod xz-utils gcc make perl git file
       coreutils util-linux python3-ply python3-git rsync dmsetup git-email
-      libmailtools-perl b4 shellcheck)
+      libmailtools-perl b4)
 OPTIONAL=()
 case ${1:-} in
 "") ;;
 --bench) OPTIONAL=(gnuplot-nox) ;;
 --blktests)
 	PKGS+=(g++ gawk findutils grep bsdextrautils libc-bin nvme-cli
-	       uuid-runtime fdisk parted xfsprogs blktrace) ;;
+	       uuid-runtime fdisk parted xfsprogs blktrace shellcheck) ;;
 *) die "usage: $0 [--bench | --blktests]" ;;
 esac
 # Optional packages (the plots): installed as root, else only named.

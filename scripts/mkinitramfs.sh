@@ -132,6 +132,12 @@ bt=${BB_BLKTESTS:-$BB_TOP/blktests/shim}
 mkdir -p "$root/blktests"
 cp -a "$bt/." "$root/blktests/" || die "cannot copy $bt"
 rm -rf "$root/blktests/.git" "$root/blktests/results"
+for c in "$BB_TOP"/blktests/tests/block/[0-9]*; do
+	# a case of the checkout with the same number is not replaced
+	[ ! -e "$root/blktests/tests/block/${c##*/}" ] ||
+		cmp -s "$c" "$root/blktests/tests/block/${c##*/}" ||
+		die "$bt has its own block/${c##*/}: number the series' cases after its newest"
+done
 cp "$BB_TOP"/blktests/tests/block/[0-9]* "$root/blktests/tests/block/" ||
 	die "cannot copy the blktests cases"
 if [ "$(realpath "$bt")" != "$(realpath "$BB_TOP/blktests/shim")" ]; then

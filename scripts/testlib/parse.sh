@@ -50,25 +50,35 @@ test_durations() {
 
 # blktests_verdicts LOG -- one line per case and condition that blktests'
 # ./check ran in a scripts/guest/blktests-upstream guest:
-# "CASE|COND|VERDICT|SECONDS|REASON", VERDICT passed, failed or "not run"
-# (with ./check's reason), or "timeout" for a case that the guest's bound
-# ended (BB-BT rc 124 or 137), after the verdicts ./check printed for it.
-# SECONDS is ./check's runtime of that condition, else the case's wall
-# time in the guest.
+# "CASE|COND|VERDICT|SECONDS|REASON|AFTER", VERDICT passed, failed or
+# "not run" (with ./check's reasons: the case's, or its group's, printed
+# as GROUP/***), "timeout" for a case that the guest's bound ended (BB-BT
+# rc 124 or 137), after the verdicts ./check printed for it, or "no
+# verdict" where ./check printed none (but for a test_device() case
+# without TEST_DEVS, which ./check skips silently: "not run").  SECONDS is ./check's runtime of that condition,
+# else the case's wall time in the guest.  COND is the first of two
+# parenthesised groups after the case's name (blktests' COND_DESC).
+# AFTER is the case that timed out before this one in the same guest, if
+# any: its leftovers (modules, loop devices, nvmet ports) may remain.
 blktests_verdicts() {
 	sed -n '/^BB-BT-BEGIN/,/^BB-BT-END/p' "$1" | awk '
 		function flush() {
-			if (c != "")
-				print c "|" cond "|" v "|" (t != "" ? t : "-") "|" why
+			if (c != "" && c !~ /\/\*\*\*$/)
+				print c "|" cond "|" v "|" (t != "" ? t : "-") "|" why "|" after
 			c = ""
 		}
-		/^[a-z]+\/[0-9][0-9][0-9] .*\[(passed|failed|not run)\]$/ {
+		/^[a-z]+\/([0-9][0-9][0-9]|\*\*\*) .*\[(passed|failed|not run)\]$/ {
 			flush()
 			c = $1; cond = ""
-			if ($2 ~ /^\([^()]*=[^()]*\)$/)
-				cond = substr($2, 2, length($2) - 2)
+			rest = substr($0, length(c) + 2)
+			if (match(rest, /^\([^()]*\) \(/))
+				cond = substr(rest, 2, index(rest, ")") - 2)
 			v = $0; sub(/.*\[/, "", v); sub(/\]$/, "", v)
-			t = ""; why = ""; seen[c] = 1
+			t = ""; why = ""
+			if (c !~ /\/\*\*\*$/)
+				seen = 1
+			else
+				gwhy = ""
 			next
 		}
 		c != "" && /^    runtime/ {
@@ -78,16 +88,54 @@ blktests_verdicts() {
 		c != "" && v == "not run" && /^    [^ ]/ {
 			r = $0; sub(/^ +/, "", r); gsub(/\|/, "/", r)
 			why = why (why == "" ? "" : "; ") r
+			if (c ~ /\/\*\*\*$/)
+				gwhy = why
 			next
 		}
 		/^BB-BT / {
 			flush()
 			rc = $3; sub(/rc=/, "", rc); s = $4; sub(/secs=/, "", s)
 			if (rc == 124 || rc == 137)
-				print $2 "||timeout|" s "|ended by the case bound, rc " rc
-			else if (!($2 in seen))
-				print $2 "||no verdict|" s "|rc " rc
-			for (k in seen) delete seen[k]
+				print $2 "||timeout|" s "|ended by the case bound, rc " rc "|" after
+			else if (!seen && gwhy != "")
+				print $2 "||not run|-|" gwhy "|" after
+			else if (!seen && $5 == "dev=1")
+				print $2 "||not run|-|a test_device() case, and TEST_DEVS is empty|" after
+			else if (!seen)
+				print $2 "||no verdict|" s "|rc " rc "|" after
+			if (rc == 124 || rc == 137)
+				after = $2
+			seen = 0; gwhy = ""
 		}
 		END { flush() }'
+}
+
+# blktests_table BASE SERIES -- the markdown table of two blktests_verdicts
+# outputs: a row per case and condition that either reports, both
+# verdicts and runtimes, and "**differs**" where the verdicts do (else
+# the shared reason of a case not run on both); a row after a case that
+# timed out on a kernel says so.
+blktests_table() {
+	echo "| case | base | series | base s | series s | |"
+	echo "|---|---|---|---|---|---|"
+	awk -F'|' '
+		{ key = $1 ($2 != "" ? " (" $2 ")" : "") }
+		!(key in seen) { seen[key] = 1; order[n++] = key }
+		FILENAME == ARGV[1] { v1[key] = $3; t1[key] = $4; w1[key] = $5; a1[key] = $6 }
+		FILENAME == ARGV[2] { v2[key] = $3; t2[key] = $4; w2[key] = $5; a2[key] = $6 }
+		END {
+			for (i = 0; i < n; i++) {
+				k = order[i]
+				a = (k in v1) ? v1[k] : "absent"; b = (k in v2) ? v2[k] : "absent"
+				note = (a != b) ? "**differs**" : ""
+				if (a == b && a != "passed" && w1[k] == w2[k])
+					note = w1[k]
+				if (a1[k] != "")
+					note = note (note == "" ? "" : "; ") "after " a1[k] " timed out on the base"
+				if (a2[k] != "")
+					note = note (note == "" ? "" : "; ") "after " a2[k] " timed out on the series"
+				printf "| %s | %s | %s | %s | %s | %s |\n", k, a, b, \
+					(k in t1) ? t1[k] : "-", (k in t2) ? t2[k] : "-", note
+			}
+		}' "$1" "$2"
 }

@@ -3,10 +3,12 @@
 # scripts/blktests-upstream.sh, upstream blktests on base and series:
 # bad input is refused with a message before anything is built or
 # written (no checkout, not a checkout, an unknown case or group, a bad
-# transport or bound, an output directory in use); and
-# blktests_verdicts reads the guest's console into one line per case and
-# condition: ./check's verdicts and runtimes, the reason of a case not
-# run, a case that its bound ended, one that printed no verdict.
+# transport or bound, an output directory in use); blktests_verdicts
+# reads the guest's console into one line per case and condition:
+# ./check's verdicts, conditions and runtimes, the reason of a case or
+# group not run, a device case skipped silently, a case that its bound
+# ended and those after it, one that printed no verdict; blktests_table
+# lines up two kernels' verdicts, whichever is missing.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/testlib/parse.sh"
 
@@ -35,10 +37,10 @@ expect_fail 'exists and is not empty' "$S" --cases loop/001 "$T/used"
 # --- the guest's console, parsed ----------------------------------------------
 cat > "$T/log" <<'EOF'
 [    1.0] booting
-BB-BT-BEGIN kernel 7.3.0-rc7 cases 4
+BB-BT-BEGIN kernel 7.3.0-rc7 cases 8
 loop/001 (scan loop device partitions)                       [passed]
     runtime  2.1s  ...  3.456s
-BB-BT loop/001 rc=0 secs=5
+BB-BT loop/001 rc=0 secs=5 dev=0
 nvme/002 (tr=loop) (create many subsystems and test discovery) [not run]
     nvme is not available
     kernel option NVME_TARGET_PASSTHRU has not been enabled
@@ -46,28 +48,64 @@ nvme/002 (tr=tcp) (create many subsystems and test discovery) [failed]
     runtime    ...  2.5s
     --- tests/nvme/002.out	2026-11-28
     +++ /blktests/results/nodev_tr_tcp/nvme/002.out.bad
-BB-BT nvme/002 rc=1 secs=9
+BB-BT nvme/002 rc=1 secs=9 dev=0
+throtl/001 (nullb) (basic functionality)                     [failed]
+    runtime    ...  4.0s
+throtl/001 (sdebug) (basic functionality)                    [passed]
+    runtime    ...  5.0s
+BB-BT throtl/001 rc=1 secs=12 dev=0
+nvme/006 (tr=loop bd=device) (create an NVMeOF target)       [passed]
+    runtime    ...  1.5s
+block/055 (dm suspend/resume (live-queue quiesce) under writes) [passed]
+    runtime    ...  30.0s
+BB-BT block/055 rc=0 secs=33 dev=0
 block/001 (stress device hotplugging)
-BB-BT block/001 rc=124 secs=600
+BB-BT block/001 rc=124 secs=600 dev=0
 zbd/001 (sysfs and ioctl)                                    [passed]
     runtime    ...  1.0s
-zbd/001 (sysfs and ioctl)                                    [passed]
-BB-BT zbd/001 rc=137 secs=900
-BB-BT zbd/002 rc=0 secs=1
+BB-BT zbd/001 rc=137 secs=900 dev=0
+nvme/***                                                     [not run]
+    nvme-cli does not support json output
+BB-BT nvme/058 rc=0 secs=1 dev=0
+BB-BT block/003 rc=0 secs=1 dev=1
+BB-BT zbd/002 rc=0 secs=1 dev=0
 BB-BT-END
 [    9.0] reboot: Power down
 EOF
 cat > "$T/want" <<'EOF'
-loop/001||passed|3.456|
-nvme/002|tr=loop|not run|-|nvme is not available; kernel option NVME_TARGET_PASSTHRU has not been enabled
-nvme/002|tr=tcp|failed|2.5|
-block/001||timeout|600|ended by the case bound, rc 124
-zbd/001||passed|1.0|
-zbd/001||passed|-|
-zbd/001||timeout|900|ended by the case bound, rc 137
-zbd/002||no verdict|1|rc 0
+loop/001||passed|3.456||
+nvme/002|tr=loop|not run|-|nvme is not available; kernel option NVME_TARGET_PASSTHRU has not been enabled|
+nvme/002|tr=tcp|failed|2.5||
+throtl/001|nullb|failed|4.0||
+throtl/001|sdebug|passed|5.0||
+nvme/006|tr=loop bd=device|passed|1.5||
+block/055||passed|30.0||
+block/001||timeout|600|ended by the case bound, rc 124|
+zbd/001||passed|1.0||block/001
+zbd/001||timeout|900|ended by the case bound, rc 137|block/001
+nvme/058||not run|-|nvme-cli does not support json output|zbd/001
+block/003||not run|-|a test_device() case, and TEST_DEVS is empty|zbd/001
+zbd/002||no verdict|1|rc 0|zbd/001
 EOF
 blktests_verdicts "$T/log" > "$T/got"
 diff -u "$T/want" "$T/got" || fail "blktests_verdicts misread the console"
 echo "ok: blktests_verdicts: $(wc -l < "$T/got") lines as expected"
+
+# --- the table of two kernels -------------------------------------------------
+printf '%s\n' 'loop/001||passed|3.0||' 'throtl/001|nullb|passed|4.0||' \
+	'throtl/001|sdebug|passed|5.0||' 'nvme/002|tr=loop|not run|-|no nvme|' > "$T/b"
+printf '%s\n' 'loop/001||passed|3.1||' 'throtl/001|nullb|failed|4.2||' \
+	'throtl/001|sdebug|passed|5.1||' 'nvme/002|tr=loop|not run|-|no nvme|' \
+	'zbd/001||passed|1.0||block/001' > "$T/s"
+blktests_table "$T/b" "$T/s" > "$T/table"
+grep -qxF '| throtl/001 (nullb) | passed | failed | 4.0 | 4.2 | **differs** |' "$T/table" &&
+	grep -qxF '| throtl/001 (sdebug) | passed | passed | 5.0 | 5.1 |  |' "$T/table" &&
+	grep -qxF '| nvme/002 (tr=loop) | not run | not run | - | - | no nvme |' "$T/table" &&
+	grep -qxF '| zbd/001 | absent | passed | - | 1.0 | **differs**; after block/001 timed out on the series |' "$T/table" ||
+	{ cat "$T/table"; fail "blktests_table: wrong rows"; }
+: > "$T/empty"
+blktests_table "$T/empty" "$T/s" | grep -qxF '| loop/001 | absent | passed | - | 3.1 | **differs** |' ||
+	fail "blktests_table: an empty base shifts the columns"
+[ "$(blktests_table "$T/b" "$T/s" | grep -cF '**differs**')" -eq 2 ] || fail "blktests_table: not 2 differences"
+echo "ok: blktests_table: differences, shared reasons, a missing kernel, rows after a timeout"
 echo "PASS"
