@@ -14,8 +14,9 @@
 # usage: BB_BLKTESTS=DIR blktests-upstream.sh [--groups LIST] [--cases LIST]
 #        [--transports LIST] [--case-timeout S] [--smp N] [--kdir DIR] OUT
 #   --groups LIST      blktests groups (default: block,loop,dm,scsi,throtl,zbd,ublk,nvme)
-#   --cases LIST       these cases instead (e.g. loop/001,nvme/058), the
-#                      series' own (blktests/tests/block) among them
+#   --cases LIST       these cases (e.g. loop/001,nvme/058), the series' own
+#                      (blktests/tests/block) among them: alone, instead of
+#                      the groups; with --groups, before them
 #   --transports LIST  NVMET_TRTYPES for the nvme cases (default: loop,tcp,fc)
 #   --case-timeout S   seconds a case may take, all its conditions (default 900)
 #   --smp N            vCPUs per guest (default 2)
@@ -32,13 +33,13 @@ usage() {
 	sed -n 's/^# \{0,1\}//; /^usage:/,/^Exit/p' "$0" | sed '$d'
 }
 argv=("$0" "$@")
-groups=block,loop,dm,scsi,throtl,zbd,ublk,nvme cases= trtypes=loop,tcp,fc
+groups=block,loop,dm,scsi,throtl,zbd,ublk,nvme groups_set=0 cases= trtypes=loop,tcp,fc
 case_tmo=900 smp=2 kdir=${KDIR:-} out=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--groups|--cases|--transports|--case-timeout|--smp|--kdir)
 		[ $# -ge 2 ] || { usage >&2; exit 2; } ;;&
-	--groups) groups=$2; shift 2 ;;
+	--groups) groups=$2 groups_set=1; shift 2 ;;
 	--cases) cases=$2; shift 2 ;;
 	--transports) trtypes=$2; shift 2 ;;
 	--case-timeout) case_tmo=$2; shift 2 ;;
@@ -63,16 +64,16 @@ if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 	die "$out exists and is not empty; pick a new directory"
 fi
 # The cases: a group is upstream's cases only; --cases may also name the
-# series' own (blktests/tests/block), which mkinitramfs.sh adds.
+# series' own (blktests/tests/block), which mkinitramfs.sh adds.  With
+# --cases alone, only those; with both, those, then the groups' cases.
 todo=()
-if [ -n "$cases" ]; then
-	for c in ${cases//,/ }; do
-		[[ $c =~ ^[a-z]+/[0-9]{3}$ ]] &&
-			{ [ -f "$bt/tests/$c" ] || [ -f "$BB_TOP/blktests/tests/$c" ]; } ||
-			die "--cases: no case '$c' in $bt/tests or blktests/tests"
-		todo+=("$c")
-	done
-else
+for c in ${cases//,/ }; do
+	[[ $c =~ ^[a-z]+/[0-9]{3}$ ]] &&
+		{ [ -f "$bt/tests/$c" ] || [ -f "$BB_TOP/blktests/tests/$c" ]; } ||
+		die "--cases: no case '$c' in $bt/tests or blktests/tests"
+	todo+=("$c")
+done
+if [ -z "$cases" ] || [ "$groups_set" = 1 ]; then
 	for g in ${groups//,/ }; do
 		[ -d "$bt/tests/$g" ] || die "--groups: no group '$g' in $bt/tests"
 		todo+=($(cd "$bt/tests" && ls -d "$g"/[0-9][0-9][0-9]))
