@@ -105,7 +105,7 @@ mkdir -p "$ex" && cp "$BB_TOP/scripts/guest/blktests-upstream" "$ex/run" &&
 for k in base series; do
 	eval tree=\$$k
 	stage "build-$k" "$BB_TOP/scripts/build.sh" -m "${frags[@]}" "$tree" \
-		"$(bb_obj_dir "$tree" obj-blktests)" > "$out/$k.bzImage" || exit 1
+		"$(bb_obj_dir "$tree" obj-blktests)" > "$out/$k.bzImage.path" || exit 1
 done
 
 # blktests' programs (src/), built in a copy (the checkout is only read),
@@ -122,7 +122,7 @@ mkdir -p "$copy" && tar -C "$bt" --exclude=./.git --exclude=./results --exclude=
 	tar -C "$copy" -xf - || die "cannot copy $bt"
 # programs already built in the checkout would be taken as up to date
 make -s -C "$copy" clean > /dev/null 2>&1
-stage blktests-build make -C "$copy" \
+stage blktests-build make -C "$copy" SHELL=/bin/bash \
 	CFLAGS="-isystem $sobj/usr/include -isystem $uring/include" \
 	URING_LIBS="-lpthread $uring/lib/x86_64-linux-gnu/liburing.a" \
 	LDFLAGS="-static-libstdc++ -static-libgcc" \
