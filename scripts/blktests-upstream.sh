@@ -111,7 +111,8 @@ done
 # blktests' programs (src/), built in a copy (the checkout is only read),
 # against the series' uapi headers (Debian 12's lack the ublk commands
 # that its miniublk needs) and the liburing of the ublk selftests, linked
-# statically (and libstdc++): the guest has neither.
+# statically (and libstdc++): the guest has neither.  $(shell) in its
+# Makefile needs bash (echo -e).
 sobj=$(bb_obj_dir "$series" obj-blktests)
 copy=$out/blktests
 make -s -C "$series" O="$sobj" ARCH=x86_64 headers > /dev/null ||

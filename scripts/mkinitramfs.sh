@@ -144,12 +144,13 @@ if [ "$(realpath "$bt")" != "$(realpath "$BB_TOP/blktests/shim")" ]; then
 	# blktests' ./check and common/ need more than busybox has:
 	# coreutils' mktemp (--tmpdir) and realpath, GNU find (-delete) and
 	# grep (--quiet), column, findmnt (_have_tracefs, _have_debugfs),
-	# getconf, gawk, and a udevadm.  They go to /usr/bin, before
+	# getconf, gawk, zgrep and gzip (its _get_kernel_option() reads
+	# /proc/config.gz), and a udevadm.  They go to /usr/bin, before
 	# busybox's /bin in the guest's PATH.
-	bttools=(mktemp realpath find grep column findmnt getconf gawk)
+	bttools=(mktemp realpath find grep column findmnt getconf gawk zgrep gzip)
 	for t in "${bttools[@]}"; do
 		command -v "$t" > /dev/null ||
-			die "BB_BLKTESTS: blktests' ./check needs $t in the guest, and this host has none (Debian: gawk, findutils, grep, bsdextrautils, util-linux, libc-bin)"
+			die "BB_BLKTESTS: blktests' ./check needs $t in the guest, and this host has none (Debian: gawk, findutils, grep, bsdextrautils, util-linux, libc-bin, gzip)"
 	done
 	rm -f "$root/bin/mktemp" "$root/bin/realpath"
 	for t in "${bttools[@]}"; do
