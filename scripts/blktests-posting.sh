@@ -16,23 +16,23 @@ bb_blktests_posting() {
 
 	cover=${BB_PATCHES:-$BB_TOP/patches}/cover/blktests.txt
 	work=$(mktemp -d) || die "cannot make a temporary directory"
+	# removed on any way out, die included (it exits inside this function)
 	trap 'rm -rf "$work"' EXIT
 	git clone -q "$bt" "$work/blktests" ||
-		{ rm -rf "$work"; die "cannot clone $bt"; }
+		{ die "cannot clone $bt"; }
 	base=$(git -C "$work/blktests" rev-parse HEAD)
-	mkdir -p "$work/blktests/tests/block" || { rm -rf "$work"; die "cannot write into the clone of $bt"; }
+	mkdir -p "$work/blktests/tests/block" || { die "cannot write into the clone of $bt"; }
 	ident="$name <$email>"
 	for c in "$BB_TOP"/blktests/tests/block/[0-9][0-9][0-9]; do
 		n=${c##*/}
 		if [ -e "$work/blktests/tests/block/$n" ]; then
-			rm -rf "$work"
 			die "block/$n is taken in $bt: number the series' cases after its newest ($(cd "$bt/tests/block" && ls | grep -x '[0-9]*' | tail -n1))"
 		fi
 		desc=$(sed -n 's/^DESCRIPTION="\(.*\)"$/\1/p' "$c")
 		sed "3s/^# Copyright (C) \([0-9]*\) .*/# Copyright (C) \1 $(printf '%s' "$ident" | sed 's/[&/\]/\\&/g')/" \
 			"$c" > "$work/blktests/tests/block/$n" &&
 			cp "$c.out" "$work/blktests/tests/block/$n.out" &&
-			chmod 755 "$work/blktests/tests/block/$n" || { rm -rf "$work"; die "cannot write block/$n into the clone"; }
+			chmod 755 "$work/blktests/tests/block/$n" || { die "cannot write block/$n into the clone"; }
 		# the commit message: the case's header comment
 		{
 			echo "block/$n: add a test: $desc"
@@ -44,11 +44,10 @@ bb_blktests_posting() {
 		git -C "$work/blktests" add "tests/block/$n" "tests/block/$n.out" &&
 			GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name \
 			GIT_COMMITTER_EMAIL=$email git -C "$work/blktests" commit -q -F "$work/msg" ||
-			{ rm -rf "$work"; die "cannot commit block/$n"; }
+			{ die "cannot commit block/$n"; }
 	done
 	if ! make -s -C "$work/blktests" check > "$work/check.log" 2>&1; then
 		cat "$work/check.log" >&2
-		rm -rf "$work"
 		die "blktests' make check fails on the cases (it runs shellcheck: scripts/install-deps.sh --blktests)"
 	fi
 	git -C "$work/blktests" checkout -q -B master &&
@@ -59,8 +58,9 @@ bb_blktests_posting() {
 		-o "$(realpath "$outdir")/blktests" --cover-letter \
 		--cover-from-description=subject --thread=shallow --base="$base" \
 		--subject-prefix="$prefix" ${reroll:+-v "$reroll"} "$base..master" ||
-		{ rm -rf "$work" "$outdir"; die "git format-patch failed for the blktests posting"; }
+		{ rm -rf "$outdir"; die "git format-patch failed for the blktests posting"; }
 	rm -rf "$work"
+	trap - EXIT
 	if grep -l -F -e "$BB_PLACEHOLDER_EMAIL" -e "$BB_PLACEHOLDER_NAME" "$outdir"/blktests/*.patch >&2; then
 		rm -rf "$outdir"
 		die "the placeholder identity is still in the files above; nothing exported"

@@ -29,9 +29,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 . "$BB_TOP/scripts/testlib/parse.sh"
 
-usage() {
-	sed -n 's/^# \{0,1\}//; /^usage:/,/^Exit/p' "$0" | sed '$d'
-}
+usage() { bb_help "$0" usage; }
 argv=("$0" "$@")
 groups=block,loop,dm,scsi,throtl,zbd,ublk,nvme groups_set=0 cases= trtypes=loop,tcp,fc
 case_tmo=900 smp=2 kdir=${KDIR:-} out=
@@ -102,10 +100,11 @@ mkdir -p "$ex" && cp "$BB_TOP/scripts/guest/blktests-upstream" "$ex/run" &&
 	cp "$list" "$ex/cases" &&
 	printf 'NVMET_TRTYPES="%s"\nCASE_TIMEOUT=%s\n' "${trtypes//,/ }" "$case_tmo" > "$ex/params" ||
 	die "cannot write $ex"
+obj_base=$(bb_obj_dir "$base" obj-blktests) obj_series=$(bb_obj_dir "$series" obj-blktests)
 for k in base series; do
-	eval tree=\$$k
-	stage "build-$k" "$BB_TOP/scripts/build.sh" -m "${frags[@]}" "$tree" \
-		"$(bb_obj_dir "$tree" obj-blktests)" > "$out/$k.bzImage.path" || exit 1
+	eval tree=\$$k obj=\$obj_$k
+	stage "build-$k" "$BB_TOP/scripts/build.sh" -m "${frags[@]}" "$tree" "$obj" \
+		> "$out/$k.bzImage.path" || exit 1
 done
 
 # blktests' programs (src/), built in a copy (the checkout is only read),
@@ -113,10 +112,9 @@ done
 # that its miniublk needs) and the liburing of the ublk selftests, linked
 # statically (and libstdc++): the guest has neither.  $(shell) in its
 # Makefile needs bash (echo -e).
-sobj=$(bb_obj_dir "$series" obj-blktests)
 copy=$out/blktests
-make -s -C "$series" O="$sobj" ARCH=x86_64 headers > /dev/null ||
-	die "'make headers' in $sobj failed"
+make -s -C "$series" O="$obj_series" ARCH=x86_64 headers > /dev/null ||
+	die "'make headers' in $obj_series failed"
 uring=$("$BB_TOP/scripts/install-liburing.sh") || die "no liburing for blktests' programs"
 uring=$uring/root/usr
 mkdir -p "$copy" && tar -C "$bt" --exclude=./.git --exclude=./results --exclude=./config -cf - . |
@@ -124,7 +122,7 @@ mkdir -p "$copy" && tar -C "$bt" --exclude=./.git --exclude=./results --exclude=
 # programs already built in the checkout would be taken as up to date
 make -s -C "$copy" clean > /dev/null 2>&1
 stage blktests-build make -C "$copy" SHELL=/bin/bash \
-	CFLAGS="-isystem $sobj/usr/include -isystem $uring/include" \
+	CFLAGS="-isystem $obj_series/usr/include -isystem $uring/include" \
 	URING_LIBS="-lpthread $uring/lib/x86_64-linux-gnu/liburing.a" \
 	LDFLAGS="-static-libstdc++ -static-libgcc" \
 	> "$out/blktests-build.log" 2>&1 ||
@@ -132,11 +130,10 @@ stage blktests-build make -C "$copy" SHELL=/bin/bash \
 ! grep -q '^Skip' "$out/blktests-build.log" ||
 	warn "blktests: $(grep '^Skip' "$out/blktests-build.log" | tr '\n' ' ')"
 for k in base series; do
-	eval tree=\$$k
+	eval obj=\$obj_$k
 	# the modules differ: one initramfs per kernel, the same blktests
 	BB_BLKTESTS=$copy stage "initramfs-$k" "$BB_TOP/scripts/mkinitramfs.sh" \
-		-m "$(bb_obj_dir "$tree" obj-blktests)/modroot" "$series" \
-		"$out/$k.cpio.gz" "$ex" > /dev/null || exit 1
+		-m "$obj/modroot" "$series" "$out/$k.cpio.gz" "$ex" > /dev/null || exit 1
 done
 
 # Both guests at once, so that both see the same machine and load.

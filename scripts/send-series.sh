@@ -67,7 +67,9 @@ if [ -n "$btdir" ]; then
 	[ ${#bto[@]} -gt 0 ] ||
 		die "--blktests $btdir: its CONTRIBUTING.md names no address for patches"
 fi
-dir=$("$BB_TOP/scripts/export-series.sh" -o "$BB_OUT/${btdir:+blktests-posting}${btdir:-series}" "${exp_args[@]}") || exit 1
+expdir=$BB_OUT/series
+[ -z "$btdir" ] || expdir=$BB_OUT/blktests-posting
+dir=$("$BB_TOP/scripts/export-series.sh" -o "$expdir" "${exp_args[@]}") || exit 1
 # get_maintainer.pl runs in the cached base with the series applied (also
 # with --kdir): its MAINTAINERS has the new entry
 [ -n "$btdir" ] || tree=$("$BB_TOP/scripts/apply-series.sh") || exit 1

@@ -51,12 +51,15 @@ mkdir -p "$T/mb"
 "$TOP/scripts/send-series.sh" --blktests "$bt" --mbox "$T/mb" > "$T/out" 2> "$T/err" ||
 	{ cat "$T/err"; fail "send-series.sh --blktests --mbox failed"; }
 [ "$(grep -c '^From block-batch' "$T/mb/blktests.mbox")" -eq $((n + 1)) ] || fail "not $((n + 1)) mails in the mbox"
+[ "$(ls "$BB_OUT/blktests-posting")" = blktests ] || fail "send exported somewhere else than $BB_OUT/blktests-posting/blktests"
 sed -n '/^To:/,/^Subject:/p' "$T/mb/blktests.mbox" | head -n 3 > "$T/to"
 grep -q 'list@example.org' "$T/to" && grep -q 'main.tainer@example.org' "$T/to" &&
 	! grep -q 'not.this' "$T/mb/blktests.mbox" || { cat "$T/to"; fail "recipients are not CONTRIBUTING.md's"; }
 echo "ok: send --blktests --mbox: $((n + 1)) mails to CONTRIBUTING.md's addresses"
 
-# refusals
+# refusals, with their temporary clones where the test can see them
+export TMPDIR=$T/tmp
+mkdir -p "$TMPDIR"
 expect_fail 'not a blktests git checkout' "$TOP/scripts/export-series.sh" --blktests "$T" -o "$T/no1"
 cp -a "$bt" "$T/taken" && first=$(ls "$TOP"/blktests/tests/block | grep -x '[0-9]*' | head -n1) &&
 	: > "$T/taken/tests/block/$first" && git -C "$T/taken" add -A && git -C "$T/taken" commit -q -m taken ||
@@ -68,4 +71,5 @@ expect_fail "make check fails" "$TOP/scripts/export-series.sh" --blktests "$T/ba
 for x in no1 no2 no3; do
 	[ ! -e "$T/$x" ] || fail "a refused export left $T/$x"
 done
+[ -z "$(ls -A "$TMPDIR")" ] || fail "a refused export left its clone in $TMPDIR: $(ls "$TMPDIR")"
 echo "PASS"
