@@ -6,7 +6,8 @@
 # (configs/nvme-fabrics.config and configs/blktests.config, lockdep on),
 # builds blktests' helper programs in a copy of the checkout, boots the two
 # kernels side by side (QEMU TCG) and runs the same cases in each, one
-# ./check a case, each bounded.  Writes OUT/table.md (a row per case and
+# ./check a case, each bounded, with an NVMe namespace and a virtio-scsi
+# disk of its own as TEST_DEVS.  Writes OUT/table.md (a row per case and
 # condition: both verdicts and runtimes, and "differs" where the verdicts
 # do), OUT/{base,series}.txt (the parsed verdicts), the two console logs
 # and OUT/meta.txt.  The checkout named by BB_BLKTESTS is only read.
@@ -144,7 +145,14 @@ pid_base= pid_series=
 trap 'kill $pid_base $pid_series 2>/dev/null' EXIT
 trap 'exit 130' INT TERM
 for k in base series; do
+	# TEST_DEVS for the test_device() cases: a namespace of QEMU's NVMe
+	# controller, with a poll queue (block/007, the nvme cases on PCI),
+	# and a SCSI disk on virtio-scsi; sparse images, removed at the end
+	truncate -s 1G "$out/$k-nvme.img" "$out/$k-vscsi.img" ||
+		die "cannot create the scratch disks in $out"
 	"$BB_TOP/scripts/boot.sh" -s "$smp" -m 4G -t "$tmo" -x bb.mode=bench \
+		-x nvme.poll_queues=1 -d "nvme:$out/$k-nvme.img,queues=2" \
+		-d "virtio-scsi:$out/$k-vscsi.img" \
 		"$(cat "$out/$k.bzImage.path")" "$out/$k.cpio.gz" "$out/$k.log" &
 	eval "pid_$k=$!"
 done
@@ -165,6 +173,6 @@ done
 ndiff=$(grep -cF '**differs**' "$out/table.md")
 bb_meta differences "$ndiff"
 bb_meta_end
-rm -f "$out"/*.cpio.gz "$out/base.log" "$out/series.log"
+rm -f "$out"/*.cpio.gz "$out"/*.img "$out/base.log" "$out/series.log"
 info "$(grep -c '^| [a-z]*/' "$out/table.md") rows, $ndiff differ: $out/table.md (consoles: $out/{base,series}.log.txt)"
 [ "$ndiff" -eq 0 ] && [ "$bad" -eq 0 ]

@@ -25,7 +25,8 @@ case ${1:-} in
 --bench) OPTIONAL=(gnuplot-nox) ;;
 --blktests)
 	PKGS+=(g++ gawk findutils grep bsdextrautils libc-bin nvme-cli
-	       uuid-runtime fdisk parted xfsprogs blktrace shellcheck) ;;
+	       uuid-runtime fdisk parted xfsprogs e2fsprogs dosfstools blktrace
+	       shellcheck) ;;
 *) die "usage: $0 [--bench | --blktests]" ;;
 esac
 # Optional packages (the plots): installed as root, else only named.

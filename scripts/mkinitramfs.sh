@@ -158,12 +158,13 @@ if [ "$(realpath "$bt")" != "$(realpath "$BB_TOP/blktests/shim")" ]; then
 	done
 	add_udevadm
 	# Its cases also run nvme-cli, uuidgen and util-linux's losetup
-	# (busybox's has no --show), blkzone, sfdisk and parted, xfs_io and
-	# mkfs.xfs, blktrace.  They go in where this host has them
+	# (busybox's has no --show), blkzone, sfdisk and parted, xfs_io,
+	# mkfs.xfs, mkfs.ext4, mkfs.ext2 and mkfs.vfat, blktrace.  They go in where this host has them
 	# (install-deps.sh --blktests); without them the cases that need
 	# them are "not run", with blktests' own reason.
 	for t in nvme uuidgen losetup blkzone blkdiscard blockdev partx wipefs \
-		 sfdisk parted xfs_io mkfs.xfs blktrace bc; do
+		 sfdisk parted xfs_io mkfs.xfs mkfs.ext4 mkfs.ext2 mkfs.vfat \
+		 blktrace bc; do
 		if command -v "$t" > /dev/null; then
 			rm -f "$root/bin/$t" "$root/sbin/$t"
 			copy_bin "$(command -v "$t")" "/usr/bin/$t"

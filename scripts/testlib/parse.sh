@@ -55,9 +55,12 @@ test_durations() {
 # as GROUP/***), "timeout" for a case that the guest's bound ended (BB-BT
 # rc 124 or 137), after the verdicts ./check printed for it, or "no
 # verdict" where ./check printed none (but for a test_device() case
-# without TEST_DEVS, which ./check skips silently: "not run").  SECONDS is ./check's runtime of that condition,
-# else the case's wall time in the guest.  COND is the first of two
-# parenthesised groups after the case's name (blktests' COND_DESC).
+# without TEST_DEVS, which ./check skips silently: "not run").  SECONDS
+# is ./check's runtime of that condition, else the case's wall time in
+# the guest.  COND is the first of two
+# parenthesised groups after the case's name (blktests' COND_DESC), and
+# for a test_device() case the device after "=>" (", DEV" after a
+# COND_DESC).
 # AFTER is the case that timed out before this one in the same guest, if
 # any: its leftovers (modules, loop devices, nvmet ports) may remain.
 blktests_verdicts() {
@@ -71,8 +74,18 @@ blktests_verdicts() {
 			flush()
 			c = $1; cond = ""
 			rest = substr($0, length(c) + 2)
-			if (match(rest, /^\([^()]*\) \(/))
+			# a test_device() case: "=> DEV [DEV...]" first (one
+			# verdict per TEST_DEVS entry), then "(COND_DESC)", then
+			# "(DESCRIPTION)"
+			d = ""
+			if (rest ~ /^=> /) {
+				d = substr(rest, 4); sub(/ +[([].*$/, "", d)
+				rest = substr(rest, 4 + length(d)); sub(/^ +/, "", rest)
+			}
+			if (match(rest, /^\([^()]*\) +\(/))
 				cond = substr(rest, 2, index(rest, ")") - 2)
+			if (d != "")
+				cond = cond (cond == "" ? "" : ", ") d
 			v = $0; sub(/.*\[/, "", v); sub(/\]$/, "", v)
 			t = ""; why = ""
 			if (c !~ /\/\*\*\*$/)

@@ -37,7 +37,7 @@ expect_fail 'exists and is not empty' "$S" --cases loop/001 "$T/used"
 # --- the guest's console, parsed ----------------------------------------------
 cat > "$T/log" <<'EOF'
 [    1.0] booting
-BB-BT-BEGIN kernel 7.3.0-rc7 cases 8
+BB-BT-BEGIN kernel 7.3.0-rc7 cases 10
 loop/001 (scan loop device partitions)                       [passed]
     runtime  2.1s  ...  3.456s
 BB-BT loop/001 rc=0 secs=5 dev=0
@@ -69,6 +69,14 @@ nvme/***                                                     [not run]
 BB-BT nvme/058 rc=0 secs=1 dev=0
 BB-BT block/003 rc=0 secs=1 dev=1
 BB-BT zbd/002 rc=0 secs=1 dev=0
+block/004 => nvme0n1 (run lots of flushes)                   [passed]
+    runtime  9.9s  ...  10.2s
+block/004 => sda (run lots of flushes)                       [not run]
+    device is not rotational
+BB-BT block/004 rc=0 secs=12 dev=1
+nvme/032 => nvme0n1 (tr=loop) (test nvme pci adapter rescan) [failed]
+    runtime    ...  7.5s
+BB-BT nvme/032 rc=1 secs=8 dev=1
 BB-BT-END
 [    9.0] reboot: Power down
 EOF
@@ -86,6 +94,9 @@ zbd/001||timeout|900|ended by the case bound, rc 137|block/001
 nvme/058||not run|-|nvme-cli does not support json output|zbd/001
 block/003||not run|-|a test_device() case, and TEST_DEVS is empty|zbd/001
 zbd/002||no verdict|1|rc 0|zbd/001
+block/004|nvme0n1|passed|10.2||zbd/001
+block/004|sda|not run|-|device is not rotational|zbd/001
+nvme/032|tr=loop, nvme0n1|failed|7.5||zbd/001
 EOF
 blktests_verdicts "$T/log" > "$T/got"
 diff -u "$T/want" "$T/got" || fail "blktests_verdicts misread the console"
