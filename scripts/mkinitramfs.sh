@@ -93,6 +93,50 @@ add_udevadm() {
 		> "$root/usr/bin/udevadm"
 	chmod 755 "$root/usr/bin/udevadm"
 }
+# add_systemctl -- for blktests' udev helpers (loop/010 stops and starts
+#   systemd-udevd around its race): a systemctl that keeps only whether
+#   "systemd-udevd" is stopped; there is no udevd to stop.  Units it does
+#   not know are not there (list-unit-files prints none), and its
+#   --version is 0, older than any version a case requires.
+add_systemctl() {
+	printf '%s\n' '#!/bin/sh' \
+		'# block-batch guest: no systemd, no udevd; keeps only a stopped flag' \
+		'f=/run/bb-udevd-stopped' \
+		'while [ "${1#-}" != "$1" ]; do' \
+		'	case $1 in --version) echo "systemd 0"; exit 0 ;; esac' \
+		'	shift' \
+		'done' \
+		'case $1 in' \
+		'is-active) [ ! -e $f ] ;;' \
+		'stop|mask) mkdir -p /run && : > $f ;;' \
+		'start|unmask) rm -f $f ;;' \
+		'list-unit-files) exit 0 ;;' \
+		'*) exit 1 ;;' \
+		'esac' > "$root/usr/bin/systemctl"
+	chmod 755 "$root/usr/bin/systemctl"
+}
+# add_dmsetup -- dmsetup with the /dev/mapper links that udev's rules make:
+#   without udev, libdm makes no /dev/mapper/NAME, and blktests finds a dm
+#   device's sysfs name (dm-N) through that link.  The real dmsetup runs,
+#   then each dm device gets its link to /dev/dm-N and links to removed
+#   devices go.
+add_dmsetup() {
+	mv "$root/usr/sbin/dmsetup" "$root/usr/sbin/dmsetup.bin"
+	printf '%s\n' '#!/bin/sh' \
+		'# block-batch guest: /dev/mapper links as udev would make them' \
+		'/usr/sbin/dmsetup.bin "$@"' \
+		'rc=$?' \
+		'for n in /dev/mapper/*; do' \
+		'	[ -L "$n" ] && [ ! -e "$n" ] && rm -f "$n"' \
+		'done' \
+		'for d in /sys/block/dm-*; do' \
+		'	[ -r "$d/dm/name" ] || continue' \
+		'	n=/dev/mapper/$(cat "$d/dm/name")' \
+		'	[ -e "$n" ] || ln -s "../${d##*/}" "$n"' \
+		'done' \
+		'exit $rc' > "$root/usr/sbin/dmsetup"
+	chmod 755 "$root/usr/sbin/dmsetup"
+}
 rm -f "$root/bin/bash" "$root/bin/timeout"
 copy_bin "$(command -v bash)" /bin/bash
 copy_bin "$(command -v fio)" /usr/bin/fio
@@ -159,12 +203,15 @@ if [ "$(realpath "$bt")" != "$(realpath "$BB_TOP/blktests/shim")" ]; then
 	add_udevadm
 	# Its cases also run nvme-cli, uuidgen and util-linux's losetup
 	# (busybox's has no --show), blkzone, sfdisk and parted, xfs_io,
-	# mkfs.xfs, mkfs.ext4, mkfs.ext2 and mkfs.vfat, blktrace.  They go in where this host has them
+	# mkfs.xfs, mkfs.ext4, mkfs.ext2 and mkfs.vfat, blktrace, and the
+	# GNU and util-linux truncate, lsblk, blkid, mount, umount and
+	# mountpoint (busybox's lack options the cases use: truncate --size,
+	# mount --types, umount --lazy).  They go in where this host has them
 	# (install-deps.sh --blktests); without them the cases that need
 	# them are "not run", with blktests' own reason.
 	for t in nvme uuidgen losetup blkzone blkdiscard blockdev partx wipefs \
 		 sfdisk parted xfs_io mkfs.xfs mkfs.ext4 mkfs.ext2 mkfs.vfat \
-		 blktrace bc; do
+		 blktrace bc truncate lsblk blkid mount umount mountpoint; do
 		if command -v "$t" > /dev/null; then
 			rm -f "$root/bin/$t" "$root/sbin/$t"
 			copy_bin "$(command -v "$t")" "/usr/bin/$t"
@@ -172,6 +219,14 @@ if [ "$(realpath "$bt")" != "$(realpath "$BB_TOP/blktests/shim")" ]; then
 			info "BB_BLKTESTS: no $t on this host, blktests' cases that run it will not run (scripts/install-deps.sh --blktests)"
 		fi
 	done
+	# mkfs.vfat converts its code page (CP850) through glibc's gconv
+	# modules, which glibc finds at the path it was built with
+	gconv=/usr/lib/$(gcc -print-multiarch 2>/dev/null)/gconv
+	for f in gconv-modules gconv-modules.cache gconv-modules.d/gconv-modules-extra.conf IBM850.so; do
+		[ ! -e "$gconv/$f" ] || install -D -m 644 "$gconv/$f" "$root$gconv/$f"
+	done
+	add_systemctl
+	add_dmsetup
 fi
 
 [ -n "$extra" ] && cp -a "$extra" "$root/extra"
