@@ -7,9 +7,14 @@
 # skipped, or done on another request's queue, leaks a bfq_queue, and a
 # bfq_queue pins its bfq_group, whose blkg pins its cgroup: once removed,
 # that cgroup stays dying for good (cgroup.stat nr_dying_descendants).
-# (Slab object counts of bfq_queue, bfq_io_cq and io_context would show
-# the leak too, but a kernel with SLUB_TINY, as one built from tinyconfig,
-# counts no slab objects in /proc/slabinfo.)
+# Each request also holds a reference to its task's io_context, which
+# bfq_put_rq_icq() drops there: one put for the wrong request (another
+# request's, already put) leaks an io_context, which nothing else sees.
+# A kprobe on put_io_context() reads each io_context's count before the
+# put; once its processes have exited, every io_context put in them must
+# have had its last put, the one that finds a count of 1.  (Slab object
+# counts would show both leaks too, but a kernel with SLUB_TINY, as one
+# built from tinyconfig, counts no slab objects in /proc/slabinfo.)
 #
 # Device: a null_blk that keeps no data, one submit and one poll queue,
 # under bfq without idling (slice_idle 0).  Six short-lived fio processes
@@ -17,18 +22,23 @@
 # its own child cgroup of a parent cgroup of the test, read and write
 # their own range; once they have exited, the child cgroups are removed
 # and the device switches to none.
-# Fails when fio fails or stalls, when removed child cgroups stay dying
-# through 60 looks a second apart that free none of them (a blkg is held:
-# a bfq_queue, or another reference to it, leaked; else they are freed
-# at once), or when a tag is not back once idle (_check_idle).
+# Fails when fio fails or stalls, when an io_context put in fio's tasks
+# did not get its last put by the time they exited, when removed child
+# cgroups stay dying through 60 looks a second apart that free none of
+# them (a blkg is held: a bfq_queue, or another reference to it, leaked;
+# else they are freed at once), or when a tag is not back once idle
+# (_check_idle).
 # Skips when the kernel has no cgroup2 io controller, no kprobe events or
 # no bfq_finish_requests(), when polling made no batched finish through
-# bfq, or when the I/O was not charged to the child cgroups.
+# bfq, when the trace lost events or shows no io_context put in fio's
+# tasks, or when the I/O was not charged to the child cgroups.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
 GROUP=bb_complete4
-PROBES=("bfq bfq_finish_requests nr=\$arg2:u32")
+# put_io_context(): exported, not inlined; the count is the first member
+PROBES=("bfq bfq_finish_requests nr=\$arg2:u32"
+	"ioc put_io_context ioc=\$arg1:x64 ref=+0(\$arg1):s64")
 NPROCS=6
 FREE_SECS=60
 
@@ -50,7 +60,7 @@ _nullb_create_polled "$dev" memory_backed=0 submit_queues=1
 # bfq is loaded before the probe of its function is added
 _require_sched "$dev" bfq || _skip "bfq is not available"
 devno=$(cat "/sys/block/$dev/dev")
-_probe_trace_start 1024 "$GROUP" "${PROBES[@]}"
+_probe_trace_start 4096 "$GROUP" "${PROBES[@]}"
 
 parent=$BB_CG_ROOT/bb_$TID
 _cg_make "$parent"
@@ -100,12 +110,31 @@ fi
 # After a stall nothing may freeze the queue (scheduler switch, bfq exit).
 _stalled && _show_result
 
-# batched finishes in fio's tasks (<...> where the trace lost the name)
-read -r nbfq nrq < <(awk '
+# batched finishes in fio's tasks (<...> where the trace lost the name);
+# the io_contexts put there, and those of them whose last put (in any
+# task) did not find a count of 1: still referenced after their
+# processes exited
+lost=$(_trace_lost)
+read -r nbfq nrq nioc nleak < <(awk '
 	/^#/ { next }
-	$1 ~ /^(fio|iou-wrk-[0-9]+|<\.\.\.>)-[0-9]+$/ && / bfq:/ {
+	{ fio = $1 ~ /^(fio|iou-wrk-[0-9]+|<\.\.\.>)-[0-9]+$/ }
+	fio && / bfq:/ {
 		n = $0; sub(/.*nr=/, "", n); f++; r += n }
-	END { print f + 0, r + 0 }' "$BB_TRACEFS/trace")
+	/ ioc:/ {
+		i = $0; sub(/.* ioc=/, "", i); sub(/ .*/, "", i)
+		c = $0; sub(/.* ref=/, "", c); sub(/ .*/, "", c)
+		last[i] = c
+		if (fio)
+			mine[i] = 1
+	}
+	END {
+		for (i in mine) {
+			m++
+			if (last[i] != 1)
+				l++
+		}
+		print f + 0, r + 0, m + 0, l + 0
+	}' "$BB_TRACEFS/trace")
 _probe_trace_stop
 charged=0
 for cg in "${cgs[@]}"; do
@@ -113,6 +142,19 @@ for cg in "${cgs[@]}"; do
 done
 _log "bfq: $nbfq bfq_finish_requests calls by fio for $nrq requests;" \
      "$charged of $NPROCS cgroups charged with I/O to $devno"
+_log "io_context: $nioc put in fio's tasks, $nleak without their last put" \
+     "once fio exited ($lost trace events lost)"
+if [ "$lost" -gt 0 ]; then
+	_skip_later "the trace lost $lost events: the io_context puts are" \
+		    "not all known"
+elif [ "$nbfq" -gt 0 ] && [ "$nioc" -eq 0 ]; then
+	_skip_later "no put_io_context() seen in fio's tasks: the kprobe" \
+		    "did not see the requests' io_context puts"
+elif [ "$nleak" -gt 0 ]; then
+	_fail "$nleak of $nioc io_contexts put in fio's tasks were still" \
+	      "referenced once fio exited: a request's io_context reference" \
+	      "leaked (put for another request?)"
+fi
 
 # The fio subshells have exited and been reaped: the cgroups are empty.
 _cg_remove_empty "${cgs[@]}"

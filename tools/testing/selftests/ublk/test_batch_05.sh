@@ -5,8 +5,9 @@
 # through blk_mq_end_request_batch().  Count, from block_rq_complete events
 # between a kprobe and a kretprobe on blk_mq_end_request_batch(), how many
 # of the device's reads and writes complete inside such a call: every one,
-# in both directions.  blk_update_request() reports each request once
-# outside the call, and blk_mq_end_request_batch() once more inside it.
+# in both directions, with page copy and with user copy.
+# blk_update_request() reports each request once outside the call, and
+# blk_mq_end_request_batch() once more inside it.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
@@ -27,10 +28,6 @@ if [ ! -w "$TRACE/kprobe_events" ] ||
 fi
 
 _prep_test "batch" "reads and writes complete in completion batches"
-
-dev_id=$(_add_ublk_dev -t null -q 1 -b)
-_check_add_dev $TID $?
-majmin=$(($(stat -c '0x%t' /dev/ublkb"$dev_id"))),$(($(stat -c '0x%T' /dev/ublkb"$dev_id")))
 
 # "7 (expanded: 1408)" until the buffer is first used
 buffer_kb=$(awk '{ print $2 == "(expanded:" ? $3 + 0 : $1 }' "$TRACE/buffer_size_kb")
@@ -95,16 +92,24 @@ _count_batches() {
 	END { printf "%d %d %d\n", requests, batched, calls }' "$TRACE/trace"
 }
 
-for rw in randread randwrite; do
-	read -r requests batched calls < <(_count_batches $rw)
-	per=$(awk -v b="$batched" -v c="$calls" \
-		'BEGIN { printf "%.1f", c ? b / c : 0 }')
-	echo "$rw: $batched of $requests requests completed in $calls" \
-		"completion batches ($per per batch)"
-	# fewer than 2048 where fio's random I/Os happen to merge
-	if [ "${requests:-0}" -lt 1024 ] || [ "$batched" -ne "$requests" ]; then
-		ERR_CODE=255
-	fi
+# page copy, then user copy (its data copied by the server)
+for mode in "" "-u"; do
+	dev_id=$(_add_ublk_dev -t null -q 1 -b $mode)
+	_check_add_dev $TID $?
+	majmin=$(($(stat -c '0x%t' /dev/ublkb"$dev_id"))),$(($(stat -c '0x%T' /dev/ublkb"$dev_id")))
+	for rw in randread randwrite; do
+		read -r requests batched calls < <(_count_batches $rw)
+		per=$(awk -v b="$batched" -v c="$calls" \
+			'BEGIN { printf "%.1f", c ? b / c : 0 }')
+		echo "${mode:-page copy}${mode:+ (user copy)} $rw: $batched of" \
+			"$requests requests completed in $calls completion" \
+			"batches ($per per batch)"
+		# fewer than 2048 where fio's random I/Os happen to merge
+		if [ "${requests:-0}" -lt 1024 ] || [ "$batched" -ne "$requests" ]; then
+			ERR_CODE=255
+		fi
+	done
+	_ublk_del_dev "$dev_id"
 done
 missed=$(awk '$1 ~ /batch_(start|end)$/ { m += $3 } END { print m + 0 }' \
 	"$TRACE/kprobe_profile")
