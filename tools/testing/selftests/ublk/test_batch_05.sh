@@ -29,6 +29,14 @@ fi
 
 _prep_test "batch" "reads and writes complete in completion batches"
 
+# page copy, and user copy (its data copied by the server), each a device
+dev_ids=()
+for mode in "" "-u"; do
+	dev_id=$(_add_ublk_dev -t null -q 1 -b $mode)
+	_check_add_dev $TID $?
+	dev_ids+=("$dev_id")
+done
+
 # "7 (expanded: 1408)" until the buffer is first used
 buffer_kb=$(awk '{ print $2 == "(expanded:" ? $3 + 0 : $1 }' "$TRACE/buffer_size_kb")
 tracing_on=$(cat "$TRACE/tracing_on")
@@ -92,24 +100,21 @@ _count_batches() {
 	END { printf "%d %d %d\n", requests, batched, calls }' "$TRACE/trace"
 }
 
-# page copy, then user copy (its data copied by the server)
-for mode in "" "-u"; do
-	dev_id=$(_add_ublk_dev -t null -q 1 -b $mode)
-	_check_add_dev $TID $?
+modes=("page copy" "user copy")
+for m in 0 1; do
+	dev_id=${dev_ids[$m]}
 	majmin=$(($(stat -c '0x%t' /dev/ublkb"$dev_id"))),$(($(stat -c '0x%T' /dev/ublkb"$dev_id")))
 	for rw in randread randwrite; do
 		read -r requests batched calls < <(_count_batches $rw)
 		per=$(awk -v b="$batched" -v c="$calls" \
 			'BEGIN { printf "%.1f", c ? b / c : 0 }')
-		echo "${mode:-page copy}${mode:+ (user copy)} $rw: $batched of" \
-			"$requests requests completed in $calls completion" \
-			"batches ($per per batch)"
+		echo "${modes[$m]}, $rw: $batched of $requests requests" \
+			"completed in $calls completion batches ($per per batch)"
 		# fewer than 2048 where fio's random I/Os happen to merge
 		if [ "${requests:-0}" -lt 1024 ] || [ "$batched" -ne "$requests" ]; then
 			ERR_CODE=255
 		fi
 	done
-	_ublk_del_dev "$dev_id"
 done
 missed=$(awk '$1 ~ /batch_(start|end)$/ { m += $3 } END { print m + 0 }' \
 	"$TRACE/kprobe_profile")
