@@ -95,9 +95,10 @@ add_udevadm() {
 }
 # add_systemctl -- for blktests' udev helpers (loop/010 stops and starts
 #   systemd-udevd around its race): a systemctl that keeps only whether
-#   "systemd-udevd" is stopped; there is no udevd to stop.  Units it does
-#   not know are not there (list-unit-files prints none), and its
-#   --version is 0, older than any version a case requires.
+#   "systemd-udevd" is stopped; there is no udevd to stop.  Other units
+#   are not there (never active, not started; list-unit-files prints
+#   none), and its --version is 0, older than any version a case
+#   requires.  The unit is the last argument.
 add_systemctl() {
 	printf '%s\n' '#!/bin/sh' \
 		'# block-batch guest: no systemd, no udevd; keeps only a stopped flag' \
@@ -106,10 +107,11 @@ add_systemctl() {
 		'	case $1 in --version) echo "systemd 0"; exit 0 ;; esac' \
 		'	shift' \
 		'done' \
+		'for u; do :; done' \
 		'case $1 in' \
-		'is-active) [ ! -e $f ] ;;' \
-		'stop|mask) mkdir -p /run && : > $f ;;' \
-		'start|unmask) rm -f $f ;;' \
+		'is-active) [ "$u" = systemd-udevd ] && [ ! -e $f ] ;;' \
+		'stop|mask) [ "$u" = systemd-udevd ] && mkdir -p /run && : > $f ;;' \
+		'start|unmask) [ "$u" = systemd-udevd ] && rm -f $f ;;' \
 		'list-unit-files) exit 0 ;;' \
 		'*) exit 1 ;;' \
 		'esac' > "$root/usr/bin/systemctl"
@@ -224,7 +226,11 @@ if [ "$(realpath "$bt")" != "$(realpath "$BB_TOP/blktests/shim")" ]; then
 	# modules, which glibc finds at the path it was built with
 	gconv=/usr/lib/$(gcc -print-multiarch 2>/dev/null)/gconv
 	for f in gconv-modules gconv-modules.cache gconv-modules.d/gconv-modules-extra.conf IBM850.so; do
-		[ ! -e "$gconv/$f" ] || install -D -m 644 "$gconv/$f" "$root$gconv/$f"
+		if [ -e "$gconv/$f" ]; then
+			install -D -m 644 "$gconv/$f" "$root$gconv/$f"
+		else
+			info "BB_BLKTESTS: no $gconv/$f on this host: mkfs.vfat will warn about its code page (loop/008)"
+		fi
 	done
 	add_systemctl
 	add_dmsetup
