@@ -13,13 +13,16 @@
 # and OUT/meta.txt.  The checkout named by BB_BLKTESTS is only read.
 #
 # usage: BB_BLKTESTS=DIR blktests-upstream.sh [--groups LIST] [--cases LIST]
-#        [--transports LIST] [--case-timeout S] [--smp N] [--kdir DIR] OUT
+#        [--transports LIST] [--case-timeout S] [--fio-timeout S] [--smp N]
+#        [--kdir DIR] OUT
 #   --groups LIST      blktests groups (default: block,loop,dm,scsi,throtl,zbd,ublk,nvme)
 #   --cases LIST       these cases (e.g. loop/001,nvme/058), the series' own
 #                      (blktests/tests/block) among them: alone, instead of
 #                      the groups; with --groups, before them
 #   --transports LIST  NVMET_TRTYPES for the nvme cases (default: loop,tcp,fc)
 #   --case-timeout S   seconds a case may take, all its conditions (default 900)
+#   --fio-timeout S    blktests' TIMEOUT: the runtime cap of each fio run in a
+#                      case, which without it runs its whole size (default 60)
 #   --smp N            vCPUs per guest (default 2)
 #   --kdir DIR         apply the series to your kernel tree, as test.sh does
 # Exit status: 0 when every verdict is the same on both kernels and both
@@ -33,15 +36,16 @@ set -u
 usage() { bb_help "$0" usage; }
 argv=("$0" "$@")
 groups=block,loop,dm,scsi,throtl,zbd,ublk,nvme groups_set=0 cases= trtypes=loop,tcp,fc
-case_tmo=900 smp=2 kdir=${KDIR:-} out=
+case_tmo=900 fio_tmo=60 smp=2 kdir=${KDIR:-} out=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--groups|--cases|--transports|--case-timeout|--smp|--kdir)
+	--groups|--cases|--transports|--case-timeout|--fio-timeout|--smp|--kdir)
 		[ $# -ge 2 ] || { usage >&2; exit 2; } ;;&
 	--groups) groups=$2 groups_set=1; shift 2 ;;
 	--cases) cases=$2; shift 2 ;;
 	--transports) trtypes=$2; shift 2 ;;
 	--case-timeout) case_tmo=$2; shift 2 ;;
+	--fio-timeout) fio_tmo=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--kdir) kdir=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
@@ -51,6 +55,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$out" ] || { usage >&2; exit 2; }
 [[ $case_tmo =~ ^[1-9][0-9]*$ ]] || die "--case-timeout: seconds, not '$case_tmo'"
+[[ $fio_tmo =~ ^[1-9][0-9]*$ ]] || die "--fio-timeout: seconds, not '$fio_tmo'"
 [[ $smp =~ ^[1-8]$ ]] || die "--smp: 1 to 8, not '$smp'"
 for t in ${trtypes//,/ }; do
 	case $t in loop|tcp|fc) ;; *) die "--transports: loop, tcp or fc, not '$t'" ;; esac
@@ -88,7 +93,7 @@ printf '%s\n' "${todo[@]}" > "$list" || die "cannot write $list"
 
 bb_meta_begin "$out" "${argv[@]}" || die "cannot write $out/meta.txt"
 bb_meta blktests "$(git -C "$bt" log -1 --format='%H %s' 2>/dev/null || echo '(not a git checkout)')$([ -z "$(git --no-optional-locks -C "$bt" status --porcelain 2>/dev/null)" ] || echo ' (with local changes)')"
-bb_meta cases "$(wc -l < "$list"), nvme transports ${trtypes//,/ }, ${case_tmo}s per case, $smp vCPUs per guest, both guests at once"
+bb_meta cases "$(wc -l < "$list"), nvme transports ${trtypes//,/ }, ${case_tmo}s per case, fio ${fio_tmo}s (TIMEOUT), $smp vCPUs per guest, both guests at once"
 
 stage fetch "$BB_TOP/scripts/fetch-base.sh" > /dev/null || exit 1
 series=$(stage apply "$BB_TOP/scripts/apply-series.sh" ${kdir:+--kdir "$kdir"}) || exit 1
@@ -99,7 +104,8 @@ frags=(-f "$BB_TOP/configs/nvme-fabrics.config" -f "$BB_TOP/configs/blktests.con
 ex=$out/extra
 mkdir -p "$ex" && cp "$BB_TOP/scripts/guest/blktests-upstream" "$ex/run" &&
 	cp "$list" "$ex/cases" &&
-	printf 'NVMET_TRTYPES="%s"\nCASE_TIMEOUT=%s\n' "${trtypes//,/ }" "$case_tmo" > "$ex/params" ||
+	printf 'NVMET_TRTYPES="%s"\nCASE_TIMEOUT=%s\nFIO_TIMEOUT=%s\n' \
+		"${trtypes//,/ }" "$case_tmo" "$fio_tmo" > "$ex/params" ||
 	die "cannot write $ex"
 obj_base=$(bb_obj_dir "$base" obj-blktests) obj_series=$(bb_obj_dir "$series" obj-blktests)
 for k in base series; do
