@@ -211,9 +211,9 @@ if [ "$(realpath "$bt")" != "$(realpath "$BB_TOP/blktests/shim")" ]; then
 	# date's %N, by which the throtl cases time their I/O, dd's silence
 	# on SIGUSR1 with status=none (block/016), stat --printf, readlink
 	# --canonicalize, by which the nvme cases tell an NVMe device,
-	# truncate --size, mount --types, umount --lazy).  They go in where this host has them
-	# (install-deps.sh --blktests); without them the cases that need
-	# them are "not run", with blktests' own reason.
+	# truncate --size, mount --types, umount --lazy).  They go in where
+	# this host has them (install-deps.sh --blktests); without them the
+	# cases that need them are "not run", with blktests' own reason.
 	for t in nvme uuidgen losetup blkzone blkdiscard blockdev partx wipefs \
 		 sfdisk parted xfs_io mkfs.xfs mkfs.ext4 mkfs.ext2 mkfs.vfat \
 		 blktrace bc date dd stat readlink truncate lsblk blkid mount umount \

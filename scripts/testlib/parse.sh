@@ -57,10 +57,9 @@ test_durations() {
 # verdict" where ./check printed none (but for a test_device() case
 # without TEST_DEVS, which ./check skips silently: "not run").  SECONDS
 # is ./check's runtime of that condition, else the case's wall time in
-# the guest.  COND is the first of two
-# parenthesised groups after the case's name (blktests' COND_DESC), and
-# for a test_device() case the device after "=>" (", DEV" after a
-# COND_DESC).
+# the guest.  COND is the first of two parenthesised groups after the
+# case's name (blktests' COND_DESC), and for a test_device() case the
+# device after "=>" (", DEV" after a COND_DESC).
 # AFTER is the case that timed out before this one in the same guest, if
 # any: its leftovers (modules, loop devices, nvmet ports) may remain.
 blktests_verdicts() {
