@@ -14,9 +14,9 @@
 # put; once its processes have exited (the probes record until the
 # cgroups are freed: a task puts its io_context after its parent's wait
 # may return), every io_context put in them must have had its last put,
-# the one that finds a count of 1.  (Slab object
-# counts would show both leaks too, but a kernel with SLUB_TINY, as one
-# built from tinyconfig, counts no slab objects in /proc/slabinfo.)
+# the one that finds a count of 1.  (Slab object counts would show both
+# leaks too, but a kernel with SLUB_TINY, as one built from tinyconfig,
+# counts no slab objects in /proc/slabinfo.)
 #
 # Device: a null_blk that keeps no data, one submit and one poll queue,
 # under bfq without idling (slice_idle 0).  Six short-lived fio processes
