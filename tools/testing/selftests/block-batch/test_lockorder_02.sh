@@ -14,11 +14,15 @@
 #   io.latency of a cgroup       blk_iolatency_init() (rq_qos_mutex)
 #   io.cost.model                blk_iocost_init() (rq_qos_mutex)
 # and then io.cost.qos freezes the queue and takes q->rq_qos_mutex.
+# The radix tree preload allocates only when this CPU's pool of preloaded
+# nodes is short, and a pool once full rarely is: the writes run on a CPU
+# just taken offline and back, which frees its pool.
 # Fails on a lockdep report ("possible circular locking dependency":
 # _check_dmesg), on a write the kernel refuses, or when lockdep turned
-# itself off.  Skips without lockdep, cgroup2's io controller, or one of
+# itself off.  Skips without lockdep, cgroup2's io controller, one of
 # io.max, io.latency and io.cost.qos (CONFIG_BLK_DEV_THROTTLING,
-# CONFIG_BLK_CGROUP_IOLATENCY, CONFIG_BLK_CGROUP_IOCOST).
+# CONFIG_BLK_CGROUP_IOLATENCY, CONFIG_BLK_CGROUP_IOCOST), or a CPU other
+# than CPU 0 that can go offline and back (CONFIG_HOTPLUG_CPU).
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
@@ -26,6 +30,7 @@ CHILDREN=${CHILDREN:-4}
 
 _require_root
 _require_null_blk
+_require_program taskset
 _require_lockdep
 trap _cg_cleanup EXIT
 _require_cgroup_io
@@ -57,6 +62,18 @@ _cg_write() {
 	return 1
 }
 
+# the last CPU, offline and back: its radix tree preload pool is empty,
+# so the first preload on it allocates; this shell moves there
+cpus=(/sys/devices/system/cpu/cpu[0-9]*)
+cpu=$((${#cpus[@]} - 1))
+online=/sys/devices/system/cpu/cpu$cpu/online
+if [ "$cpu" -eq 0 ] || [ ! -w "$online" ]; then
+	_skip "no CPU but CPU 0, or CPU $cpu cannot go offline" \
+	      "(CONFIG_HOTPLUG_CPU): the preload pool would stay full"
+fi
+echo 0 > "$online" || _skip "cannot take CPU $cpu offline"
+echo 1 > "$online" || _fail "cannot bring CPU $cpu back online"
+taskset -p -c "$cpu" $$ > /dev/null || _skip "cannot move to CPU $cpu"
 for i in $(seq "$CHILDREN"); do
 	_cg_write "$BB_CG_ROOT/bb_${TID}_$i/io.max" "$devno rbps=1048576"
 done
