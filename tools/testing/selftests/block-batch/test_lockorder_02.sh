@@ -32,7 +32,9 @@ _require_root
 _require_null_blk
 _require_program taskset
 _require_lockdep
-trap _cg_cleanup EXIT
+# a CPU that the test took offline comes back on every exit
+cpu_off=
+trap '[ -z "$cpu_off" ] || echo 1 > "$cpu_off"; _cg_cleanup' EXIT
 _require_cgroup_io
 _prep_test "first io.max, io.latency and io.cost.model of a fresh disk," \
 	"then io.cost.qos: allocations under locks taken in a queue freeze"
@@ -67,12 +69,14 @@ _cg_write() {
 cpus=(/sys/devices/system/cpu/cpu[0-9]*)
 cpu=$((${#cpus[@]} - 1))
 online=/sys/devices/system/cpu/cpu$cpu/online
-if [ "$cpu" -eq 0 ] || [ ! -w "$online" ]; then
-	_skip "no CPU but CPU 0, or CPU $cpu cannot go offline" \
-	      "(CONFIG_HOTPLUG_CPU): the preload pool would stay full"
+if [ "$cpu" -eq 0 ] || [ ! -w "$online" ] || [ "$(cat "$online")" != 1 ]; then
+	_skip "no CPU but CPU 0, or CPU $cpu is offline or cannot go" \
+	      "offline (CONFIG_HOTPLUG_CPU): the preload pool would stay full"
 fi
 echo 0 > "$online" || _skip "cannot take CPU $cpu offline"
+cpu_off=$online
 echo 1 > "$online" || _fail "cannot bring CPU $cpu back online"
+[ "$(cat "$online")" != 1 ] || cpu_off=
 taskset -p -c "$cpu" $$ > /dev/null || _skip "cannot move to CPU $cpu"
 for i in $(seq "$CHILDREN"); do
 	_cg_write "$BB_CG_ROOT/bb_${TID}_$i/io.max" "$devno rbps=1048576"
@@ -84,7 +88,10 @@ _cg_write "$BB_CG_ROOT/io.cost.model" "$devno ctrl=user model=linear" \
 _cg_write "$BB_CG_ROOT/io.cost.qos" "$devno enable=1"
 _log "io.max of $CHILDREN cgroups, io.latency, io.cost.model, then" \
      "io.cost.qos written for $dev ($devno)"
-# iocost off again before the cgroups and the device go
+# iocost off again, and the disk deleted (which tears the policies down)
+# before the verdict, so that a report of the teardown is this test's
 echo "$devno enable=0" > "$BB_CG_ROOT/io.cost.qos" 2>/dev/null
+_nullb_destroy "$dev"
+BB_NULLB_NAMES=()
 
 _show_result
