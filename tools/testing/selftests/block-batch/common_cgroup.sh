@@ -34,6 +34,17 @@ _cg_make() {
 	BB_CGS+=("$1")
 }
 
+# _cg_write FILE WORD... -- write the WORDs as one line to cgroup file
+#   FILE; fail if the kernel refuses it
+_cg_write() {
+	local file=$1
+
+	shift
+	echo "$*" > "$file" 2>/dev/null && return 0
+	_fail "the kernel refused '$*' in ${file#"$BB_CG_ROOT"/}"
+	return 1
+}
+
 # _cg_remove_empty CG... -- remove each cgroup CG, which must be empty by
 #   now (its tasks have exited and been reaped): fail for one that still
 #   has tasks or cannot be removed

@@ -73,9 +73,15 @@ _nullb_create() {
 	[ -b "/dev/$name" ] && [ -d "/sys/block/$name" ]
 }
 
+# _nullb_destroy NAME -- power off and remove null_blk NAME, and forget it:
+#   _cleanup_test no longer removes it
 _nullb_destroy() {
-	local name=$1
+	local name=$1 n keep=()
 
+	for n in "${BB_NULLB_NAMES[@]}"; do
+		[ "$n" = "$name" ] || keep+=("$n")
+	done
+	BB_NULLB_NAMES=("${keep[@]}")
 	[ -d "$BB_NULLB_CFS/$name" ] || return 0
 	echo 0 > "$BB_NULLB_CFS/$name/power" 2>/dev/null
 	rmdir "$BB_NULLB_CFS/$name"

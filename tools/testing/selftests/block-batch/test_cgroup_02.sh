@@ -59,12 +59,9 @@ warn0=$(_odebug_warnings)
 deleted=0
 for _ in $(seq "$CYCLES"); do
 	_nullb_create "$dev" || _skip "cannot create a null_blk device"
-	if ! echo "$(cat "/sys/block/$dev/dev") target=10000" > "$cg/io.latency"; then
-		_fail "the kernel refused an io.latency target for $dev"
+	_cg_write "$cg/io.latency" "$(cat "/sys/block/$dev/dev") target=10000" ||
 		break
-	fi
 	_nullb_destroy "$dev"
-	BB_NULLB_NAMES=()
 	deleted=$((deleted + 1))
 done
 # the workers run what the deletions queued

@@ -53,17 +53,6 @@ cg1=$BB_CG_ROOT/bb_${TID}_1
 [ -e "$BB_CG_ROOT/io.cost.qos" ] ||
 	_skip "no io.cost.qos: the kernel has no CONFIG_BLK_CGROUP_IOCOST"
 
-# _cg_write FILE WORD... -- write the WORDs as one line to cgroup file
-#   FILE; fail if the kernel refuses it
-_cg_write() {
-	local file=$1
-
-	shift
-	echo "$*" > "$file" 2>/dev/null && return 0
-	_fail "the kernel refused '$*' in ${file#"$BB_CG_ROOT"/}"
-	return 1
-}
-
 # the last CPU, offline and back: its radix tree preload pool is empty,
 # so the first preload on it allocates; this shell moves there
 cpus=(/sys/devices/system/cpu/cpu[0-9]*)
@@ -92,6 +81,5 @@ _log "io.max of $CHILDREN cgroups, io.latency, io.cost.model, then" \
 # before the verdict, so that a report of the teardown is this test's
 echo "$devno enable=0" > "$BB_CG_ROOT/io.cost.qos" 2>/dev/null
 _nullb_destroy "$dev"
-BB_NULLB_NAMES=()
 
 _show_result
