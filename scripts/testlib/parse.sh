@@ -53,15 +53,20 @@ test_durations() {
 # "CASE|COND|VERDICT|SECONDS|REASON|AFTER", VERDICT passed, failed or
 # "not run" (with ./check's reasons: the case's, or its group's, printed
 # as GROUP/***), "timeout" for a case that the guest's bound ended (BB-BT
-# rc 124 or 137), after the verdicts ./check printed for it, or "no
+# rc 124, or 137 at or past the bound: timeout -k's KILL), "killed" for
+# one that a SIGKILL ended before its bound (rc 137 earlier: the OOM
+# killer), after the verdicts ./check printed for it, or "no
 # verdict" where ./check printed none (but for a test_device() case
 # without TEST_DEVS, which ./check skips silently: "not run").  SECONDS
 # is ./check's runtime of that condition, else the case's wall time in
 # the guest.  COND is the first of two parenthesised groups after the
 # case's name (blktests' COND_DESC), and for a test_device() case the
 # device after "=>" (", DEV" after a COND_DESC).
-# AFTER is the case that timed out before this one in the same guest, if
-# any: its leftovers (modules, loop devices, nvmet ports) may remain.
+# AFTER is the case that timed out or was killed before this one in the
+# same guest, if any ("CASE timed out", "CASE was killed"): its leftovers
+# (modules, loop devices, nvmet ports) may remain.  A BB-BT line without
+# "bound=" (a log from before the guest printed it) counts every rc 137
+# as a timeout.
 blktests_verdicts() {
 	sed -n '/^BB-BT-BEGIN/,/^BB-BT-END/p' "$1" | awk '
 		function flush() {
@@ -107,16 +112,25 @@ blktests_verdicts() {
 		/^BB-BT / {
 			flush()
 			rc = $3; sub(/rc=/, "", rc); s = $4; sub(/secs=/, "", s)
-			if (rc == 124 || rc == 137)
+			bound = ""
+			if ($6 ~ /^bound=[0-9]+$/) {
+				bound = $6; sub(/bound=/, "", bound)
+			}
+			ended = ""
+			if (rc == 137 && bound != "" && s + 0 < bound + 0) {
+				print $2 "||killed|" s "|SIGKILL after " s " s, before the case bound of " bound " s: the OOM killer or the case, see the log|" after
+				ended = $2 " was killed"
+			} else if (rc == 124 || rc == 137) {
 				print $2 "||timeout|" s "|ended by the case bound, rc " rc "|" after
-			else if (!seen && gwhy != "")
+				ended = $2 " timed out"
+			} else if (!seen && gwhy != "")
 				print $2 "||not run|-|" gwhy "|" after
 			else if (!seen && $5 == "dev=1")
 				print $2 "||not run|-|a test_device() case, and TEST_DEVS is empty|" after
 			else if (!seen)
 				print $2 "||no verdict|" s "|rc " rc "|" after
-			if (rc == 124 || rc == 137)
-				after = $2
+			if (ended != "")
+				after = ended
 			seen = 0; gwhy = ""
 		}
 		END { flush() }'
@@ -143,9 +157,9 @@ blktests_table() {
 				if (a == b && a != "passed" && w1[k] == w2[k])
 					note = w1[k]
 				if (a1[k] != "")
-					note = note (note == "" ? "" : "; ") "after " a1[k] " timed out on the base"
+					note = note (note == "" ? "" : "; ") "after " a1[k] " on the base"
 				if (a2[k] != "")
-					note = note (note == "" ? "" : "; ") "after " a2[k] " timed out on the series"
+					note = note (note == "" ? "" : "; ") "after " a2[k] " on the series"
 				printf "| %s | %s | %s | %s | %s | %s |\n", k, a, b, \
 					(k in t1) ? t1[k] : "-", (k in t2) ? t2[k] : "-", note
 			}

@@ -78,6 +78,11 @@ BB-BT block/004 rc=0 secs=12 dev=1
 nvme/032 => nvme0n1 (tr=loop) (test nvme pci adapter rescan) [failed]
     runtime    ...  7.5s
 BB-BT nvme/032 rc=1 secs=8 dev=1
+throtl/006 (nullb) (mkfs on a throttled disk)
+BB-BT throtl/006 rc=137 secs=40 dev=0 bound=300
+BB-BT throtl/007 rc=137 secs=2 dev=0 bound=300
+BB-BT block/005 rc=137 secs=310 dev=0 bound=300
+BB-BT block/006 rc=124 secs=300 dev=0 bound=300
 BB-BT-END
 [    9.0] reboot: Power down
 EOF
@@ -90,14 +95,18 @@ throtl/001|sdebug|passed|5.0||
 nvme/006|tr=loop bd=device|passed|1.5||
 block/055||passed|30.0||
 block/001||timeout|600|ended by the case bound, rc 124|
-zbd/001||passed|1.0||block/001
-zbd/001||timeout|900|ended by the case bound, rc 137|block/001
-nvme/058||not run|-|nvme-cli does not support json output|zbd/001
-block/003||not run|-|a test_device() case, and TEST_DEVS is empty|zbd/001
-zbd/002||no verdict|1|rc 0|zbd/001
-block/004|nvme0n1|passed|10.2||zbd/001
-block/004|sda|not run|-|device is not rotational|zbd/001
-nvme/032|tr=loop, nvme0n1|failed|7.5||zbd/001
+zbd/001||passed|1.0||block/001 timed out
+zbd/001||timeout|900|ended by the case bound, rc 137|block/001 timed out
+nvme/058||not run|-|nvme-cli does not support json output|zbd/001 timed out
+block/003||not run|-|a test_device() case, and TEST_DEVS is empty|zbd/001 timed out
+zbd/002||no verdict|1|rc 0|zbd/001 timed out
+block/004|nvme0n1|passed|10.2||zbd/001 timed out
+block/004|sda|not run|-|device is not rotational|zbd/001 timed out
+nvme/032|tr=loop, nvme0n1|failed|7.5||zbd/001 timed out
+throtl/006||killed|40|SIGKILL after 40 s, before the case bound of 300 s: the OOM killer or the case, see the log|zbd/001 timed out
+throtl/007||killed|2|SIGKILL after 2 s, before the case bound of 300 s: the OOM killer or the case, see the log|throtl/006 was killed
+block/005||timeout|310|ended by the case bound, rc 137|throtl/007 was killed
+block/006||timeout|300|ended by the case bound, rc 124|block/005 timed out
 EOF
 blktests_verdicts "$T/log" > "$T/got"
 diff -u "$T/want" "$T/got" || fail "blktests_verdicts misread the console"
@@ -108,16 +117,17 @@ printf '%s\n' 'loop/001||passed|3.0||' 'throtl/001|nullb|passed|4.0||' \
 	'throtl/001|sdebug|passed|5.0||' 'nvme/002|tr=loop|not run|-|no nvme|' > "$T/b"
 printf '%s\n' 'loop/001||passed|3.1||' 'throtl/001|nullb|failed|4.2||' \
 	'throtl/001|sdebug|passed|5.1||' 'nvme/002|tr=loop|not run|-|no nvme|' \
-	'zbd/001||passed|1.0||block/001' > "$T/s"
+	'zbd/001||passed|1.0||block/001 timed out' 'loop/002||passed|2.0||throtl/006 was killed' > "$T/s"
 blktests_table "$T/b" "$T/s" > "$T/table"
 grep -qxF '| throtl/001 (nullb) | passed | failed | 4.0 | 4.2 | **differs** |' "$T/table" &&
 	grep -qxF '| throtl/001 (sdebug) | passed | passed | 5.0 | 5.1 |  |' "$T/table" &&
 	grep -qxF '| nvme/002 (tr=loop) | not run | not run | - | - | no nvme |' "$T/table" &&
-	grep -qxF '| zbd/001 | absent | passed | - | 1.0 | **differs**; after block/001 timed out on the series |' "$T/table" ||
+	grep -qxF '| zbd/001 | absent | passed | - | 1.0 | **differs**; after block/001 timed out on the series |' "$T/table" &&
+	grep -qxF '| loop/002 | absent | passed | - | 2.0 | **differs**; after throtl/006 was killed on the series |' "$T/table" ||
 	{ cat "$T/table"; fail "blktests_table: wrong rows"; }
 : > "$T/empty"
 blktests_table "$T/empty" "$T/s" | grep -qxF '| loop/001 | absent | passed | - | 3.1 | **differs** |' ||
 	fail "blktests_table: an empty base shifts the columns"
-[ "$(blktests_table "$T/b" "$T/s" | grep -cF '**differs**')" -eq 2 ] || fail "blktests_table: not 2 differences"
-echo "ok: blktests_table: differences, shared reasons, a missing kernel, rows after a timeout"
+[ "$(blktests_table "$T/b" "$T/s" | grep -cF '**differs**')" -eq 3 ] || fail "blktests_table: not 3 differences"
+echo "ok: blktests_table: differences, shared reasons, a missing kernel, rows after a timeout or a kill"
 echo "PASS"
