@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # cgroup2 with the io controller: cgroups that a test makes, and removes
-# on every exit.
+# on every exit; or a cgroup-v1 hierarchy with the blkio controller,
+# unmounted on every exit, which gives the controller back to cgroup2.
 # Sourced by test_common.sh.
 
 BB_CG_ROOT=/sys/fs/cgroup
 BB_CGS=()
 BB_CG_IO_ADDED=0
+BB_CG1_DIR=
+BB_CG1_MOUNTED=0
 
 # _require_cgroup_io -- cgroup2 at $BB_CG_ROOT (mounted if it is not) with
 #   the io controller, and the io controller enabled for the root's children
@@ -83,4 +86,78 @@ _cg_cleanup() {
 		echo "-io" > "$BB_CG_ROOT/cgroup.subtree_control" 2>/dev/null
 		BB_CG_IO_ADDED=0
 	fi
+}
+
+# _cg_io_on_v2 -- the io controller is cgroup2's (not bound to a v1
+#   hierarchy)
+_cg_io_on_v2() {
+	grep -qw io "$BB_CG_ROOT/cgroup.controllers" 2>/dev/null
+}
+
+# _cg1_blkio_cgroups -- the cgroups of the v1 hierarchy that has blkio,
+#   its root included, as /proc/cgroups counts them until each is freed
+_cg1_blkio_cgroups() {
+	awk '$1 == "blkio" && $2 != 0 { print $3 }' /proc/cgroups
+}
+
+# _require_cgroup1_blkio DIR -- a cgroup-v1 hierarchy with the blkio
+#   controller mounted at DIR (made if need be), unmounted by
+#   _cg1_release.  cgroup2 gives the controller up only while none of its
+#   cgroups uses it, dying ones included, so the mount is tried for up to
+#   30 s; skip if it cannot be had.  The caller arms "trap '_cg_cleanup;
+#   _cg1_release; _cg1_wait_io_back 60' EXIT" first: the v1 cgroups of
+#   _cg_make go first.
+_require_cgroup1_blkio() {
+	local dir=$1 i
+
+	_cg_io_on_v2 ||
+		_skip "the io controller is not cgroup2's (CONFIG_BLK_CGROUP, or" \
+		      "a v1 hierarchy has it)"
+	grep -qw io "$BB_CG_ROOT/cgroup.subtree_control" &&
+		_skip "cgroup2's root has the io controller enabled: it cannot" \
+		      "move to a v1 hierarchy"
+	mkdir -p "$dir" || _skip "cannot make $dir"
+	BB_CG1_DIR=$dir
+	for i in $(seq 30); do
+		if mount -t cgroup -o blkio bb_blkio "$dir" 2>/dev/null; then
+			BB_CG1_MOUNTED=1
+			return 0
+		fi
+		sleep 1
+	done
+	_skip "cannot mount a cgroup-v1 hierarchy with blkio in 30 s" \
+	      "(cgroup2's io controller still in use?)"
+}
+
+# _cg1_release -- unmount the hierarchy of _require_cgroup1_blkio, its
+#   cgroups removed before (_cg_cleanup); may run more than once
+_cg1_release() {
+	[ "${BB_CG1_MOUNTED:-0}" = 1 ] || return 0
+	umount "$BB_CG1_DIR" 2>/dev/null && BB_CG1_MOUNTED=0
+}
+
+# _cg1_wait_io_back SECS -- after _cg1_release: wait up to SECS seconds
+#   for the kernel to free the v1 hierarchy and give the io controller
+#   back to cgroup2; false if it has not.  The unmount frees a hierarchy
+#   only if no cgroup is left in it (cgroup_kill_sb()), and a removed
+#   cgroup stays until its last reference is put (a blkg's, a bio's):
+#   once only the root is left, mount the hierarchy again and unmount it.
+_cg1_wait_io_back() {
+	local i
+
+	[ -n "${BB_CG1_DIR:-}" ] || return 0
+	[ "${BB_CG1_MOUNTED:-0}" = 0 ] || return 1
+	for ((i = 0; i < $1; i++)); do
+		if _cg_io_on_v2; then
+			rmdir "$BB_CG1_DIR" 2>/dev/null
+			BB_CG1_DIR=
+			return 0
+		fi
+		if [ "$(_cg1_blkio_cgroups)" = 1 ] &&
+		   mount -t cgroup -o blkio bb_blkio "$BB_CG1_DIR" 2>/dev/null; then
+			umount "$BB_CG1_DIR"
+		fi
+		sleep 1
+	done
+	_cg_io_on_v2
 }

@@ -27,7 +27,8 @@
 # Fails when a hold has more than 32 requests, when a request is handed
 # out or inserted without the lock, and when more than 32 requests waited
 # at a resume but no dispatch hold reached 32 (batches end early, or one
-# request per hold).  Skips without lockdep (its trace events), kprobes,
+# request per hold), and when bfq got lists longer than 32 but inserted
+# no more than one request under any hold (one hold per request).  Skips without lockdep (its trace events), kprobes,
 # dm-multipath, mq-deadline or bfq; when events or kretprobe returns were
 # lost; and when the load did not make the case: no round with more than
 # 32 requests waiting, no list of more than 32 requests.
@@ -275,6 +276,9 @@ _log "bfq: $calls bfq_insert_requests() calls, $long with more than $MAX_HOLD" \
 	_fail "bfq: $maxi requests inserted under one scheduler lock hold (at most $MAX_HOLD)"
 [ "$outi" -eq 0 ] ||
 	_fail "bfq: $outi requests inserted without the scheduler lock"
+[ "$long" -eq 0 ] || [ "$maxi" -gt 1 ] ||
+	_fail "bfq: $long lists of more than $MAX_HOLD requests, but no hold" \
+	      "inserted more than $maxi: one hold per request"
 [ "$long" -gt 0 ] ||
 	_skip_later "bfq: no plug flush gave bfq_insert_requests() more than" \
 		    "$MAX_HOLD requests ($calls calls)"
