@@ -140,7 +140,7 @@ blktests_verdicts() {
 # outputs: a row per case and condition that either reports, both
 # verdicts and runtimes, and "**differs**" where the verdicts do (else
 # the shared reason of a case not run on both); a row after a case that
-# timed out on a kernel says so.
+# timed out or was killed on a kernel says so.
 blktests_table() {
 	echo "| case | base | series | base s | series s | |"
 	echo "|---|---|---|---|---|---|"

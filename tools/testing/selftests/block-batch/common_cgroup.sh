@@ -104,9 +104,9 @@ _cg1_blkio_cgroups() {
 #   controller mounted at DIR (made if need be), unmounted by
 #   _cg1_release.  cgroup2 gives the controller up only while none of its
 #   cgroups uses it, dying ones included, so the mount is tried for up to
-#   30 s; skip if it cannot be had.  The caller arms "trap '_cg_cleanup;
-#   _cg1_release; _cg1_wait_io_back 60' EXIT" first: the v1 cgroups of
-#   _cg_make go first.
+#   30 s; skip if it cannot be had.  The caller arms "trap '_cleanup_test;
+#   _cg_cleanup; _cg1_release; _cg1_wait_io_back' EXIT" first: the disks
+#   and the v1 cgroups of _cg_make go first.
 _require_cgroup1_blkio() {
 	local dir=$1 i
 
@@ -129,33 +129,48 @@ _require_cgroup1_blkio() {
 	      "(cgroup2's io controller still in use?)"
 }
 
-# _cg1_release -- unmount the hierarchy of _require_cgroup1_blkio, its
-#   cgroups removed before (_cg_cleanup); may run more than once
+# _cg1_release -- unmount the hierarchy of _require_cgroup1_blkio once its
+#   removed cgroups (_cg_cleanup) are freed: an unmount frees a hierarchy
+#   only if none is left in it (cgroup_kill_sb()), and a removed cgroup
+#   stays until its last reference is put (a blkg's, a bio's).  Waits
+#   while /proc/cgroups counts more than the root and the count goes down
+#   within BB_STALL_SECS; false if cgroups are still held then (a leaked
+#   reference), after unmounting all the same.  May run more than once.
 _cg1_release() {
+	local n last still=0 rc=0
+
 	[ "${BB_CG1_MOUNTED:-0}" = 1 ] || return 0
-	umount "$BB_CG1_DIR" 2>/dev/null && BB_CG1_MOUNTED=0
+	last=$(_cg1_blkio_cgroups)
+	while [ "${last:-1}" -gt 1 ]; do
+		sleep 1
+		n=$(_cg1_blkio_cgroups)
+		if [ "${n:-1}" -lt "$last" ]; then
+			last=$n still=0
+		elif [ $((still += 1)) -ge "$BB_STALL_SECS" ]; then
+			_log "$((last - 1)) cgroups of the v1 hierarchy still held" \
+			     "after $BB_STALL_SECS s without one freed"
+			rc=1
+			break
+		fi
+	done
+	umount "$BB_CG1_DIR" && BB_CG1_MOUNTED=0
+	return $rc
 }
 
-# _cg1_wait_io_back SECS -- after _cg1_release: wait up to SECS seconds
-#   for the kernel to free the v1 hierarchy and give the io controller
-#   back to cgroup2; false if it has not.  The unmount frees a hierarchy
-#   only if no cgroup is left in it (cgroup_kill_sb()), and a removed
-#   cgroup stays until its last reference is put (a blkg's, a bio's):
-#   once only the root is left, mount the hierarchy again and unmount it.
+# _cg1_wait_io_back -- after _cg1_release: wait for the kernel to free the
+#   v1 hierarchy and give the io controller back to cgroup2, for as long
+#   as a stall takes (BB_STALL_SECS, five times over: the hierarchy's
+#   last cgroup is freed after an RCU grace period); false if it has not
 _cg1_wait_io_back() {
 	local i
 
 	[ -n "${BB_CG1_DIR:-}" ] || return 0
 	[ "${BB_CG1_MOUNTED:-0}" = 0 ] || return 1
-	for ((i = 0; i < $1; i++)); do
+	for ((i = 0; i < 5 * BB_STALL_SECS; i++)); do
 		if _cg_io_on_v2; then
 			rmdir "$BB_CG1_DIR" 2>/dev/null
 			BB_CG1_DIR=
 			return 0
-		fi
-		if [ "$(_cg1_blkio_cgroups)" = 1 ] &&
-		   mount -t cgroup -o blkio bb_blkio "$BB_CG1_DIR" 2>/dev/null; then
-			umount "$BB_CG1_DIR"
 		fi
 		sleep 1
 	done

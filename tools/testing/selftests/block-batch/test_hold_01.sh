@@ -25,13 +25,15 @@
 # through io_uring, 64 submitted a call: a plug of two queues holds up to
 # 64 requests, so one hw queue's list is longer than 32 in most flushes.
 # Fails when a hold has more than 32 requests, when a request is handed
-# out or inserted without the lock, and when more than 32 requests waited
-# at a resume but no dispatch hold reached 32 (batches end early, or one
-# request per hold), and when bfq got lists longer than 32 but inserted
-# no more than one request under any hold (one hold per request).  Skips without lockdep (its trace events), kprobes,
-# dm-multipath, mq-deadline or bfq; when events or kretprobe returns were
-# lost; and when the load did not make the case: no round with more than
-# 32 requests waiting, no list of more than 32 requests.
+# out or inserted without the lock, when more than 32 requests waited at
+# a resume but no dispatch hold reached 32 (batches end early, or one
+# request per hold), and when bfq got lists longer than 32 but no
+# insertion hold reached 32 (the lock dropped more often: merging is off,
+# so each of a list's requests is inserted).  Skips without lockdep (its
+# trace events), kprobes, dm-multipath, mq-deadline or bfq; when events
+# or kretprobe returns were lost; and when the load did not make the
+# case: no round with more than 32 requests waiting, no list of more
+# than 32 requests.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
@@ -276,9 +278,10 @@ _log "bfq: $calls bfq_insert_requests() calls, $long with more than $MAX_HOLD" \
 	_fail "bfq: $maxi requests inserted under one scheduler lock hold (at most $MAX_HOLD)"
 [ "$outi" -eq 0 ] ||
 	_fail "bfq: $outi requests inserted without the scheduler lock"
-[ "$long" -eq 0 ] || [ "$maxi" -gt 1 ] ||
+[ "$long" -eq 0 ] || [ "$lost" -ne 0 ] || [ "$missed" -ne 0 ] ||
+	[ "$maxi" -ge $MAX_HOLD ] ||
 	_fail "bfq: $long lists of more than $MAX_HOLD requests, but no hold" \
-	      "inserted more than $maxi: one hold per request"
+	      "inserted more than $maxi: the lock was dropped more often"
 [ "$long" -gt 0 ] ||
 	_skip_later "bfq: no plug flush gave bfq_insert_requests() more than" \
 		    "$MAX_HOLD requests ($calls calls)"
