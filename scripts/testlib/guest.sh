@@ -6,8 +6,11 @@
 
 # The kernel command line of the test guests (series and base), before their
 # bb.* options: the debug messages, an oops ends the guest, no scsi_debug
-# or null_blk device until a test makes its own.
+# or null_blk device until a test makes its own, and a poll queue on the
+# NVMe controller (test_complete_05: polled passthrough commands; the
+# queue maps are set when the driver binds, so not at run time).
 GUEST_APPEND="loglevel=6 oops=panic scsi_debug.add_host=0 scsi_debug.dev_size_mb=64 tsc=reliable"
+GUEST_APPEND+=" nvme.poll_queues=1"
 
 # guest_disks DIR TIER -- make the disk images in DIR and set disks to the
 # boot.sh options (-d KIND:IMG...) that attach them: an NVMe controller with
