@@ -160,7 +160,9 @@ _cg1_release() {
 # _cg1_wait_io_back -- after _cg1_release: wait for the kernel to free the
 #   v1 hierarchy and give the io controller back to cgroup2, for as long
 #   as a stall takes (BB_STALL_SECS, five times over: the hierarchy's
-#   last cgroup is freed after an RCU grace period); false if it has not
+#   last cgroup is freed after an RCU grace period); false if it has not.
+#   Waits once: a later call (the EXIT trap's, after the verdict's) returns
+#   at once, so that the runner's timeout does not replace the verdict
 _cg1_wait_io_back() {
 	local i
 
@@ -174,5 +176,6 @@ _cg1_wait_io_back() {
 		fi
 		sleep 1
 	done
+	BB_CG1_DIR=
 	_cg_io_on_v2
 }

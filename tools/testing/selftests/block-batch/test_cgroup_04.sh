@@ -26,6 +26,7 @@ CG1=${TMPDIR:-/tmp}/bb-$TID-blkio
 
 _require_root
 _require_program fio
+_require_program awk
 _require_null_blk
 trap '_cleanup_test; _cg_cleanup; _cg1_release
       _cg1_wait_io_back || _log "the io controller is still on cgroup v1"' EXIT
@@ -35,9 +36,9 @@ dev=bb_$TID
 _nullb_create "$dev" memory_backed=0 submit_queues=1 ||
 	_skip "cannot create a null_blk device"
 _require_sched "$dev" bfq || _skip "bfq is not available"
-_set_sched "$dev" bfq || _fail "cannot select bfq"
+_set_sched "$dev" bfq || { _fail "cannot select bfq"; _show_result; }
 echo 0 > "/sys/block/$dev/queue/iosched/slice_idle" ||
-	_fail "cannot set bfq's slice_idle to 0"
+	{ _fail "cannot set bfq's slice_idle to 0"; _show_result; }
 devt=$(cat "/sys/block/$dev/dev")
 _require_cgroup1_blkio "$CG1"
 a=$CG1/bb_${TID}_a b=$CG1/bb_${TID}_b
@@ -75,12 +76,13 @@ sh -c 'cg=$1; shift; echo $$ > "$cg/cgroup.procs" && exec "$@"' sh "$a" \
 	--rw=randwrite --bs=4k --size=64M --time_based --runtime=600 \
 	> "$BB_TMP/fio.log" 2>&1 &
 fio_pid=$!
+_watchdog_start "$dev"
 if _writes_reach "$WRITES"; then
 	before=$(_dequeues "$a")
 	# every task of fio, its job's process included
-	while read -r pid; do
+	for pid in $(cat "$a/cgroup.procs"); do
 		echo "$pid" > "$b/cgroup.procs" 2>/dev/null
-	done < "$a/cgroup.procs"
+	done
 	[ -z "$(cat "$a/cgroup.procs")" ] ||
 		_fail "fio's tasks did not all move to ${b##*/}"
 	read -ra st < "/sys/block/$dev/stat"
@@ -93,6 +95,7 @@ fi
 # fio ends on SIGTERM with its report, "err= 0" if no I/O failed
 kill "$fio_pid" 2>/dev/null
 _wait_pid "$fio_pid"
+_watchdog_stop
 grep -q 'err= 0:' "$BB_TMP/fio.log" ||
 	_fail_io "fio: $(grep -m1 'err=' "$BB_TMP/fio.log")"
 a_end=$(_dequeues "$a") b_end=$(_dequeues "$b")

@@ -10,10 +10,13 @@
 # lockdep's lock:lock_acquire events filtered by the scheduler lock's
 # lockdep name (the elevator's name), paired by task: an acquisition in
 # task context between a task's entry to ->bio_merge() and its return is
-# the merge's (fio's tasks and its io_uring workers).  The device's
-# block:block_rq_insert and block:block_rq_issue events tell whether any
-# request (of any task) was in the scheduler during the call; only calls
-# with none count as calls on an empty hash.
+# the merge's.  Only calls for the device's queue count (the queue that
+# the elevator's init, dd_init_sched() or bfq_init_queue(), was given when
+# the case selected it, with the trace on).  The device's
+# block:block_rq_insert and block:block_rq_issue events since that
+# selection, which left the scheduler empty, tell whether any request (of
+# any task) was in the scheduler during a call; only calls with none
+# count as calls on an empty hash.
 # Per scheduler, on a null_blk with one tag and 2 ms completions, fio
 # writes 4k at random (direct; nr_requests 128):
 #  empty    one write at a time (psync): each write's request has been
@@ -31,10 +34,12 @@
 WRITES=${WRITES:-512}
 GROUP=bb_merge_02
 PROBES=(
-	"bm dd_bio_merge"
+	"bm dd_bio_merge q=\$arg1:x64"
 	"r:bmret dd_bio_merge"
-	"bfq_bm bfq_bio_merge"
+	"bfq_bm bfq_bio_merge q=\$arg1:x64"
 	"r:bfq_bmret bfq_bio_merge"
+	"init dd_init_sched q=\$arg1:x64"
+	"bfq_init bfq_init_queue q=\$arg1:x64"
 )
 EVENTS="lock/lock_acquire block/block_rq_insert block/block_rq_issue"
 
@@ -78,9 +83,10 @@ _probe_trace_start 4096 "$GROUP" "${PROBES[@]}"
 _events 1 || _skip "cannot enable and filter the lock and block events"
 
 # "TASK-PID [CPU] FLAGS TIME: EVENT: ARGS" in global order.  in_sched:
-# requests inserted and not yet issued (the hash holds at most those);
+# requests inserted and not yet issued (the hash holds at most those; a
+# request issued without an insertion, such as a flush, was never in it);
 # a call is clean if that was 0 from its entry to its return.  Prints
-# "CALLS CLEAN TOOK CLEAN_TOOK" for fio's ->bio_merge() calls.
+# "CALLS CLEAN TOOK CLEAN_TOOK" for the ->bio_merge() calls on the queue.
 _count() {
 	awk '
 	/^#/ { next }
@@ -91,11 +97,11 @@ _count() {
 		if (!c) next
 		task = $1; flags = $(c + 1)
 	}
+	/ (init|bfq_init): / { q = $NF; next }
 	/ block_rq_insert: / { in_sched++; for (t in open) dirty[t] = 1; next }
 	/ block_rq_issue: / { if (in_sched > 0) in_sched--; next }
-	# fio and the io_uring workers it may hand a submission to
-	task !~ /^(fio|iou-wrk)-/ { next }
 	/ (bm|bfq_bm): / {
+		if (q == "" || $NF != q) next
 		open[task] = 1; took[task] = 0; dirty[task] = (in_sched > 0)
 		next
 	}
@@ -117,17 +123,20 @@ _count() {
 
 _watchdog_start "$dev"
 for s in mq-deadline bfq; do
-	_set_sched "$dev" "$s" || { _fail "cannot select $s on $dev"; continue; }
-	# (the elevator's default with one tag is 2 scheduler tags)
-	echo 128 > "/sys/block/$dev/queue/nr_requests" ||
-		_fail "cannot set nr_requests on $dev"
 	for c in empty waiting; do
 		if [ $c = empty ]; then
 			eng=(--ioengine=psync)
 		else
 			eng=(--ioengine=io_uring --iodepth=16)
 		fi
+		# the elevator selected anew with the trace on: it starts
+		# empty, and its init names the queue
+		_set_sched "$dev" none || { _fail "cannot select none on $dev"; break 2; }
 		_probe_trace_on
+		_set_sched "$dev" "$s" || { _fail "cannot select $s on $dev"; break 2; }
+		# (the elevator's default with one tag is 2 scheduler tags)
+		echo 128 > "/sys/block/$dev/queue/nr_requests" ||
+			_fail "cannot set nr_requests on $dev"
 		fio --name=$c --filename="/dev/$dev" "${eng[@]}" --direct=1 \
 			--rw=randwrite --bs=4k --size=64M --number_ios="$WRITES" \
 			> "$BB_TMP/fio.$s.$c.log" 2>&1 &
@@ -145,18 +154,18 @@ for s in mq-deadline bfq; do
 			_skip_later "$s $c: the trace lost $lost events"
 		[ "$calls" -gt 0 ] ||
 			_fail "$s $c: no ->bio_merge() call seen for $WRITES writes"
+		[ "$ctook" -eq 0 ] ||
+			_fail "$s $c: $ctook of $clean ->bio_merge() calls with" \
+			      "an empty scheduler took the scheduler lock"
 		if [ $c = empty ]; then
-			[ "$ctook" -eq 0 ] ||
-				_fail "$s: $ctook of $clean ->bio_merge() calls with" \
-				      "an empty scheduler took the scheduler lock"
 			[ $((2 * clean)) -ge "$calls" ] ||
 				_skip_later "$s: only $clean of $calls ->bio_merge()" \
 					    "calls found the scheduler empty: other I/O"
 		else
-			[ "$took" -gt 0 ] ||
+			[ $((took - ctook)) -gt 0 ] ||
 				_fail "$s: the scheduler lock was taken in none of" \
-				      "$calls ->bio_merge() calls while requests" \
-				      "waited: the probes do not see it"
+				      "$((calls - clean)) ->bio_merge() calls while" \
+				      "requests waited: the probes do not see it"
 		fi
 	done
 done
