@@ -206,20 +206,21 @@ if [ "$(realpath "$bt")" != "$(realpath "$BB_TOP/blktests/shim")" ]; then
 	# Its cases also run nvme-cli, uuidgen and util-linux's losetup
 	# (busybox's has no --show), blkzone, sfdisk and parted, xfs_io,
 	# mkfs.xfs, mkfs.ext4, mkfs.ext2 and mkfs.vfat, blktrace, and the
-	# GNU and util-linux date, dd, stat, readlink, truncate, sort, lsblk,
-	# blkid, mount, umount and mountpoint (busybox's lack what the cases
-	# use: date's %N, by which the throtl cases time their I/O, dd's
+	# GNU and util-linux date, dd, stat, readlink, truncate, sort, dmesg,
+	# lsblk, blkid, mount, umount and mountpoint (busybox's lack what the
+	# cases use: date's %N, by which the throtl cases time their I/O, dd's
 	# silence on SIGUSR1 with status=none (block/016), stat --printf,
 	# readlink --canonicalize, by which the nvme cases tell an NVMe
 	# device, truncate --size, sort --unique, by which the fc transport's
-	# cleanup lists its fcloop ports, mount --types, umount --lazy).
+	# cleanup lists its fcloop ports, dmesg -t (nvme/039), mount --types,
+	# umount --lazy).
 	# They go in where this host has them (install-deps.sh --blktests);
 	# without them the cases that need them are "not run", with
 	# blktests' own reason.
 	for t in nvme uuidgen losetup blkzone blkdiscard blockdev partx wipefs \
 		 sfdisk parted xfs_io mkfs.xfs mkfs.ext4 mkfs.ext2 mkfs.vfat \
-		 blktrace bc date dd stat readlink truncate sort lsblk blkid mount umount \
-		 mountpoint; do
+		 blktrace bc date dd stat readlink truncate sort dmesg lsblk blkid \
+		 mount umount mountpoint; do
 		if command -v "$t" > /dev/null; then
 			rm -f "$root/bin/$t" "$root/sbin/$t"
 			copy_bin "$(command -v "$t")" "/usr/bin/$t"
