@@ -7,7 +7,8 @@
 # reads the guest's console into one line per case and condition:
 # ./check's verdicts, conditions and runtimes, the reason of a case or
 # group not run, a device case skipped silently, a case that its bound
-# ended and those after it, one that printed no verdict; blktests_table
+# ended and those after it, one that printed no verdict, and none of the
+# kernel log's lines that the guest adds after a case; blktests_table
 # lines up two kernels' verdicts, whichever is missing.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/testlib/parse.sh"
@@ -61,6 +62,8 @@ block/055 (dm suspend/resume (live-queue quiesce) under writes) [passed]
     runtime    ...  30.0s
 BB-BT block/055 rc=0 secs=33 dev=0
 block/001 (stress device hotplugging)
+BB-BT-KMSG [  600.1] sysrq: Show Blocked State
+BB-BT-KMSG     runtime  1.0s  ...  2.0s
 BB-BT block/001 rc=124 secs=600 dev=0
 zbd/001 (sysfs and ioctl)                                    [passed]
     runtime    ...  1.0s
@@ -77,6 +80,9 @@ block/004 => sda (run lots of flushes)                       [not run]
 BB-BT block/004 rc=0 secs=12 dev=1
 nvme/032 => nvme0n1 (tr=loop) (test nvme pci adapter rescan) [failed]
     runtime    ...  7.5s
+BB-BT-TAINT nvme/032 0 512
+BB-BT-KMSG [    7.9] WARNING: CPU: 0 PID: 1 at drivers/nvme/host/core.c:1 x+0x1/0x2
+BB-BT-KMSG nvme/033 (tr=loop) (a case name in the kernel log) [passed]
 BB-BT nvme/032 rc=1 secs=8 dev=1
 throtl/006 (nullb) (mkfs on a throttled disk)
 BB-BT throtl/006 rc=137 secs=40 dev=0 bound=300
