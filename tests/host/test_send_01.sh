@@ -9,13 +9,15 @@
 #    Signed-off-by: and MAINTAINERS entry, base-commit:, one
 #    prerequisite-patch-id: per patch of the postings it applies on, and
 #    To/Cc from get_maintainer.pl over its own patches (block layer and
-#    memory model for sched-lock, the ublk maintainer for ublk);
+#    memory model for sched-lock, the ublk maintainer for ublk,
+#    linux-nvme and not linux-block for nvme-fcloop's fix);
 #  - git am of the mboxes onto the base, each on the ones it applies on,
 #    gives the applied series' tree, with the sender in MAINTAINERS in
 #    place of the placeholder; a posting that applies on the base alone
 #    applies there alone; b4 am, where b4 is installed, gives the same;
 #  - every posting names the tests it is booted with (boot-postings.sh),
-#    and they exist; boot-postings.sh refuses an unknown posting and a
+#    and they exist, or, for a driver outside the block layer, its cover
+#    letter names the upstream blktests case that shows the bug; boot-postings.sh refuses an unknown posting and a
 #    malformed TESTS column before it does anything.
 REAL_CACHE=${BB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/block-batch}
 . "$(dirname "$0")/lib.sh"
@@ -78,12 +80,15 @@ for t in "${TOPICS[@]}"; do
 	fi
 	! grep -q '^@PREREQUISITE@$' "$m" || fail "$t: @PREREQUISITE@ left in the cover letter"
 	rcpt="linux-block@vger.kernel.org"
+	[ "$t" != fcloop ] || rcpt="linux-nvme@lists.infradead.org"
 	[ "$t" != fixes ] || rcpt="$rcpt axboe@kernel.dk"
 	[ "$t" != sched-lock ] || rcpt="$rcpt stern@rowland.harvard.edu lkmm@lists.linux.dev"
 	[ "$t" != ublk ] || rcpt="$rcpt $ublk_m"
 	for a in $rcpt; do
 		grep -q "^\(To\|Cc\):.*$a\|^	.*$a" "$m" || fail "$t: $a is not a recipient"
 	done
+	[ "$t" != fcloop ] || ! grep -q "^\(To\|Cc\):.*linux-block@\|^	.*linux-block@" "$m" ||
+		fail "$t: an nvme-fcloop fix addressed to linux-block"
 	c=$TOP/patches/cover/$t.txt
 	[ "$(wc -l < "$c")" -le 80 ] || fail "$t: the cover letter $c has more than 80 lines"
 	awk 'length > 72 { print FILENAME ":" FNR ": longer than 72 columns"; bad = 1 } END { exit bad }' "$c" ||
@@ -97,7 +102,11 @@ done
 # exists; an unknown posting and a malformed TESTS column are refused
 # before any work
 for t in "${TOPICS[@]}"; do
-	[ -n "${TOPIC_TESTS[$t]}" ] || fail "patches/topics: posting '$t' names no tests"
+	if [ -z "${TOPIC_TESTS[$t]}" ]; then
+		grep -Eq '(^|[^a-z])[a-z]+/[0-9]{3}([^0-9]|$)' "$TOP/patches/cover/$t.txt" ||
+			fail "patches/topics: posting '$t' names no tests, and its cover letter no blktests case"
+		continue
+	fi
 	for x in ${TOPIC_TESTS[$t]//,/ }; do
 		case $x in
 		ublk:*) ;;
@@ -116,7 +125,8 @@ BB_PATCHES=$T/badtopics expect_fail "bad test 'plug1'" "$TOP/scripts/boot-postin
 git -C "$tree" worktree add -q --no-checkout --detach "$T/am" block-batch-base || fail "worktree"
 trap 'git -C "$tree" worktree remove --force "$T/am" 2>/dev/null; rm -rf "$T"' EXIT
 git -C "$T/am" sparse-checkout set block include/linux Documentation/block \
-	Documentation/litmus-tests tools/testing/selftests drivers/block || fail "sparse-checkout"
+	Documentation/litmus-tests tools/testing/selftests drivers/block \
+	drivers/nvme/target || fail "sparse-checkout"
 git -C "$T/am" checkout -q --detach block-batch-base || fail "checkout"
 # am MBOX -- git am, past the cover letter (no diff: git am stops, --skip)
 am() {
