@@ -9,8 +9,9 @@
 #               Cc: stable@vger.kernel.org
 #   build       check out each commit in turn and build the objects it touches
 #               with W=1 and sparse (C=2); a warning that the same object does
-#               not have on the base is an error.  Selftest directories a patch
-#               touches are built with their own Makefile.  A posting of
+#               not have on the base is an error, and so is a C file that
+#               O_DIR's configuration does not build.  Selftest directories
+#               a patch touches are built with their own Makefile.  A posting of
 #               patches/topics that applies on the base alone is also
 #               built that way, without the patches before it.
 # usage: check-series.sh [checkpatch|build|all] [O_DIR]
@@ -122,8 +123,13 @@ check_commit() {
 		tools/testing/selftests/*/*)
 			d=$(echo "$f" | cut -d/ -f1-4)
 			case " ${objs[*]} " in *" $d/ "*) ;; *) objs+=("$d/") ;; esac ;;
-		*.c) [ -f "$obj/${f%.c}.o" ] || [ -f "$tree/${f%.c}.o" ] &&
-			objs+=("${f%.c}.o") ;;
+		*.c)
+			if [ -f "$obj/${f%.c}.o" ] || [ -f "$tree/${f%.c}.o" ]; then
+				objs+=("${f%.c}.o")
+			else
+				echo "build: $label: $f: not built by $obj's configuration, so not checked"
+				rc=1
+			fi ;;
 		esac
 	done
 	if [ ${#objs[@]} -eq 0 ]; then
@@ -195,7 +201,10 @@ build_patches() {
 	bb_topics_read
 	for t in "${TOPICS[@]}"; do
 		[ "${TOPIC_ON[$t]}" = - ] && [ "${TOPIC_FIRST[$t]}" -gt 1 ] || continue
-		tips=$(bb_topic_build "$tree" block-batch-base "$t") || { rc=1; continue; }
+		# check_commit leaves the tree at the last commit it built:
+		# name the series' tip, not HEAD.
+		tips=$(bb_topic_build "$tree" block-batch-base "$t" block-batch) ||
+			{ echo "build: posting $t alone on the base: cannot build its commits"; rc=1; continue; }
 		read -r on tip <<<"$tips"
 		k=0
 		for c in $(git -C "$tree" rev-list --reverse "$on..$tip"); do

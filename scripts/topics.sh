@@ -10,10 +10,12 @@
 #                             on a malformed file
 #   bb_topic_chain NAME       the postings NAME applies on, from the base,
 #                             then NAME itself
-#   bb_topic_build TREE BASE NAME
+#   bb_topic_build TREE BASE NAME [TIP]
 #                             NAME and the postings it applies on, as
 #                             commits on BASE, made in TREE's object store
-#                             from the commits of BASE..HEAD (reused where
+#                             from the commits of BASE..TIP (default HEAD:
+#                             a caller that checks out other commits in
+#                             TREE names the series' tip; reused where
 #                             the parent is the same, else re-applied with
 #                             git apply on a private index; no work tree is
 #                             touched).  Prints "ON_TIP NAME_TIP"; dies
@@ -66,10 +68,10 @@ bb_topic_chain() {
 }
 
 bb_topic_build() {
-	local tree=$1 base=$2 name=$3 t k c tip on_tip tr idx
+	local tree=$1 base=$2 name=$3 series_tip=${4:-HEAD} t k c tip on_tip tr idx
 	local -a all
 
-	mapfile -t all < <(git -C "$tree" rev-list --reverse "$base..HEAD")
+	mapfile -t all < <(git -C "$tree" rev-list --reverse "$base..$series_tip")
 	tip=$(git -C "$tree" rev-parse "$base^{commit}") || die "no base $base in $tree"
 	on_tip=$tip
 	idx=$(mktemp)
