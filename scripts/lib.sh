@@ -164,13 +164,15 @@ bb_cache_worktree() {
 }
 
 # bb_base_worktree TREE -- the commit that the series was applied to in TREE
-# (its HEAD less the series' commits), checked out detached in a worktree of
-# its own under the cache (made once); prints the worktree's path.
+# (its HEAD less as many commits as the series has patches), checked out
+# detached in a worktree of its own under the cache (made once); prints the
+# worktree's path.  The count comes from the series file, not from a
+# block-batch-base ref: a tree cloned from the cached one has that ref at
+# the cached base, whatever its own base is.
 bb_base_worktree() {
 	local tree=$1 nr base
 
-	nr=$(git -C "$tree" rev-list --count block-batch-base..HEAD 2>/dev/null ||
-	     grep -cv '^#' "$BB_TOP/patches/series") || return 1
+	nr=$(grep -v '^#' "${BB_PATCHES:-$BB_TOP/patches}/series" | grep -c .) || return 1
 	base=$BB_CACHE/base-trees/$(git -C "$tree" rev-parse --short "HEAD~$nr")/linux ||
 		return 1
 	mkdir -p "$(dirname "$base")" || return 1
