@@ -84,9 +84,9 @@ stage() {
 }
 
 # bb_meta_begin DIR CMD... -- start DIR/meta.txt, the provenance of a record:
-# date, project commit, exact command, host, load, QEMU, and the machine
-# factor of scripts/calibrate.sh, which it runs and leaves in
-# BB_CALIBRATION (empty if it failed).
+# date, project commit, exact command (and BB_PATCHES when set), host, load,
+# QEMU, and the machine factor of scripts/calibrate.sh, which it runs and
+# leaves in BB_CALIBRATION (empty if it failed).
 # bb_meta KEY VALUE adds a line; bb_meta_end adds the duration.
 bb_meta_begin() {
 	local dir=$1 rev dirty= qemu
@@ -102,6 +102,9 @@ bb_meta_begin() {
 		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "project commit: $rev$dirty"
 		echo "command: $(cd "$BB_TOP" && printf '%q ' "$@")"
+		# another series than patches/ makes another "series" kernel
+		[ -z "${BB_PATCHES:-}" ] ||
+			echo "patches: BB_PATCHES=$BB_PATCHES ($(grep -v '^#' "$BB_PATCHES/series" 2>/dev/null | grep -c .) patches)"
 		echo "host: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), $(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -r)"
 		echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 		echo "qemu: ${qemu:-none}, accelerator tcg"
