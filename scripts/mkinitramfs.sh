@@ -6,8 +6,10 @@
 # the installed block-batch kselftests, scripts/guest/init and
 # scripts/guest/ublk-watch.
 #
-# usage: mkinitramfs.sh [-m MODROOT] [-u OBJ] KTREE OUT.cpio.gz [EXTRA-DIR]
+# usage: mkinitramfs.sh [-K] [-m MODROOT] [-u OBJ] KTREE OUT.cpio.gz [EXTRA-DIR]
 #   EXTRA-DIR, if given, is copied to /extra in the guest (benchmark scripts).
+#   -K: no block-batch kselftests, for a guest that runs only /extra/run
+#   (bb.mode=bench), so KTREE need not have them (a series without them).
 #   -m MODROOT: the kernel's installed modules (build.sh -m puts them in
 #   O_DIR/modroot), copied to /lib/modules with kmod's modprobe.
 #   -u OBJ: also the kernel tree's own ublk kselftests (kublk), built against
@@ -25,12 +27,13 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $0 [-m MODROOT] [-u OBJ] KTREE OUT.cpio.gz [EXTRA-DIR]" >&2
+	echo "usage: $0 [-K] [-m MODROOT] [-u OBJ] KTREE OUT.cpio.gz [EXTRA-DIR]" >&2
 	exit 2
 }
-modroot= ublk_obj=
-while getopts "m:u:" opt; do
+modroot= ublk_obj= selftests=1
+while getopts "Km:u:" opt; do
 	case $opt in
+	K) selftests=0 ;;
 	m) modroot=$OPTARG ;;
 	u) ublk_obj=$OPTARG ;;
 	*) usage ;;
@@ -42,6 +45,7 @@ shift $((OPTIND - 1))
 	die "-m $modroot: no lib/modules there (build with scripts/build.sh -m)"
 [ -z "$ublk_obj" ] || [ -f "$ublk_obj/.config" ] ||
 	die "-u $ublk_obj: not a configured kernel build directory"
+[ $selftests -eq 1 ] || [ -z "$ublk_obj" ] || die "-K and -u: the ublk selftests are kselftests"
 ktree=$1
 out=$(realpath -m "$2")
 extra=${3:-}
@@ -51,7 +55,7 @@ need_tools busybox bash fio timeout dmsetup cpio gzip ldd make rsync
 busybox=$(command -v busybox)
 file -L "$busybox" 2>/dev/null | grep -q 'dynamically linked' &&
 	die "$busybox is not static; install busybox-static"
-[ -d "$ktree/tools/testing/selftests/block-batch" ] ||
+[ $selftests -eq 0 ] || [ -d "$ktree/tools/testing/selftests/block-batch" ] ||
 	die "$ktree has no tools/testing/selftests/block-batch: is the series applied?"
 targets=block-batch ksflags=()
 if [ -n "$ublk_obj" ]; then
@@ -151,14 +155,16 @@ echo "root:x:0:" > "$root/etc/group"
 
 # The kselftests, installed the kselftest way (run_kselftest.sh + runner).
 ksobj=$(mktemp -d "${TMPDIR:-/tmp}/bb-kselftest.XXXXXX")
-if ! make -s -C "$ktree/tools/testing/selftests" TARGETS="$targets" "${ksflags[@]}" \
+if [ $selftests -eq 1 ] &&
+   ! make -s -C "$ktree/tools/testing/selftests" TARGETS="$targets" "${ksflags[@]}" \
 	O="$ksobj" INSTALL_PATH="$root/kselftest" install >"$ksobj.log" 2>&1; then
 	cat "$ksobj.log" >&2
 	rm -rf "$ksobj" "$ksobj.log"
 	die "kselftest install failed"
 fi
 rm -rf "$ksobj" "$ksobj.log"
-[ -x "$root/kselftest/run_kselftest.sh" ] || die "kselftest install made no run_kselftest.sh"
+[ $selftests -eq 0 ] || [ -x "$root/kselftest/run_kselftest.sh" ] ||
+	die "kselftest install made no run_kselftest.sh"
 if [ -n "$ublk_obj" ]; then
 	[ -x "$root/kselftest/ublk/kublk" ] || die "-u: the ublk selftests' kublk was not built"
 	copy_bin "$(command -v mkfs.ext4)" /sbin/mkfs.ext4

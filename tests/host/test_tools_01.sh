@@ -34,6 +34,9 @@ expect_fail "usage: " "$TOP/scripts/install-liburing.sh" --bogus
 mkdir -p "$T/noobj"
 expect_fail "-u $T/noobj: not a configured kernel build directory" \
 	"$TOP/scripts/mkinitramfs.sh" -u "$T/noobj" "$T/linux" "$T/i.cpio.gz"
+touch "$T/noobj/.config"
+expect_fail "-K and -u: the ublk selftests are kselftests" \
+	"$TOP/scripts/mkinitramfs.sh" -K -u "$T/noobj" "$T/linux" "$T/i.cpio.gz"
 expect_fail "--ublk: 'nosuch' is no group \(or group_NN test\) of the ublk selftests" \
 	"$TOP/scripts/test.sh" --ublk null,nosuch
 expect_fail "--ublk: unknown mode 'xx'" "$TOP/scripts/run.sh" --ublk pc,xx
