@@ -101,7 +101,7 @@ fi
 
 if [ -n "$kdir" ]; then
 	tree=$("$BB_TOP/scripts/apply-series.sh" --kdir "$kdir" ${base_ref:+--base "$base_ref"}) || exit 1
-	n=$(wc -l < <(grep -v '^#' "${BB_PATCHES:-$BB_TOP/patches}/series" | grep .))
+	n=$(bb_series_count)
 	range=HEAD~$n..HEAD
 else
 	tree=$("$BB_TOP/scripts/apply-series.sh") || exit 1

@@ -83,6 +83,13 @@ stage() {
 	return $rc
 }
 
+# bb_series_count [DIR] -- the number of patches that DIR/series lists
+# (default BB_PATCHES, else patches/): its lines that are neither blank
+# nor comments
+bb_series_count() {
+	grep -v '^#' "${1:-${BB_PATCHES:-$BB_TOP/patches}}/series" | grep -c .
+}
+
 # bb_meta_begin DIR CMD... -- start DIR/meta.txt, the provenance of a record:
 # date, project commit, exact command (and BB_PATCHES when set), host, load,
 # QEMU, and the machine factor of scripts/calibrate.sh, which it runs and
@@ -104,7 +111,7 @@ bb_meta_begin() {
 		echo "command: $(cd "$BB_TOP" && printf '%q ' "$@")"
 		# another series than patches/ makes another "series" kernel
 		[ -z "${BB_PATCHES:-}" ] ||
-			echo "patches: BB_PATCHES=$BB_PATCHES ($(grep -v '^#' "$BB_PATCHES/series" 2>/dev/null | grep -c .) patches)"
+			echo "patches: BB_PATCHES=$BB_PATCHES ($(bb_series_count 2>/dev/null) patches)"
 		echo "host: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), $(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -r)"
 		echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 		echo "qemu: ${qemu:-none}, accelerator tcg"
@@ -175,7 +182,7 @@ bb_cache_worktree() {
 bb_base_worktree() {
 	local tree=$1 nr base
 
-	nr=$(grep -v '^#' "${BB_PATCHES:-$BB_TOP/patches}/series" | grep -c .) || return 1
+	nr=$(bb_series_count) || return 1
 	base=$BB_CACHE/base-trees/$(git -C "$tree" rev-parse --short "HEAD~$nr")/linux ||
 		return 1
 	mkdir -p "$(dirname "$base")" || return 1

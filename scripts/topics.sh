@@ -27,7 +27,7 @@ bb_topics_read() {
 	local f name range on tests extra t n next=1 line=0
 	f=$(bb_topics_file)
 	[ -r "$f" ] || die "no $f"
-	n=$(grep -v '^#' "${BB_PATCHES:-$BB_TOP/patches}/series" | grep -c .)
+	n=$(bb_series_count)
 	TOPICS=()
 	declare -gA TOPIC_FIRST=() TOPIC_LAST=() TOPIC_ON=() TOPIC_TESTS=()
 	while read -r name range on tests extra; do
