@@ -154,17 +154,17 @@ echo "root:x:0:0:root:/root:/bin/bash" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"
 
 # The kselftests, installed the kselftest way (run_kselftest.sh + runner).
-ksobj=$(mktemp -d "${TMPDIR:-/tmp}/bb-kselftest.XXXXXX")
-if [ $selftests -eq 1 ] &&
-   ! make -s -C "$ktree/tools/testing/selftests" TARGETS="$targets" "${ksflags[@]}" \
-	O="$ksobj" INSTALL_PATH="$root/kselftest" install >"$ksobj.log" 2>&1; then
-	cat "$ksobj.log" >&2
+if [ $selftests -eq 1 ]; then
+	ksobj=$(mktemp -d "${TMPDIR:-/tmp}/bb-kselftest.XXXXXX")
+	if ! make -s -C "$ktree/tools/testing/selftests" TARGETS="$targets" "${ksflags[@]}" \
+		O="$ksobj" INSTALL_PATH="$root/kselftest" install >"$ksobj.log" 2>&1; then
+		cat "$ksobj.log" >&2
+		rm -rf "$ksobj" "$ksobj.log"
+		die "kselftest install failed"
+	fi
 	rm -rf "$ksobj" "$ksobj.log"
-	die "kselftest install failed"
+	[ -x "$root/kselftest/run_kselftest.sh" ] || die "kselftest install made no run_kselftest.sh"
 fi
-rm -rf "$ksobj" "$ksobj.log"
-[ $selftests -eq 0 ] || [ -x "$root/kselftest/run_kselftest.sh" ] ||
-	die "kselftest install made no run_kselftest.sh"
 if [ -n "$ublk_obj" ]; then
 	[ -x "$root/kselftest/ublk/kublk" ] || die "-u: the ublk selftests' kublk was not built"
 	copy_bin "$(command -v mkfs.ext4)" /sbin/mkfs.ext4
