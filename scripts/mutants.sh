@@ -27,9 +27,16 @@
 # and prints a Markdown table.  Full logs: $BB_OUT/mutants/NAME.log (the
 # run's own output directory, guest log included: $BB_OUT/mutants/NAME/).
 # The mutant worktree is back at the clean series when this exits.
+# Each mutant's outcome is also kept in $BB_OUT/mutants/NAME.outcome, with
+# the series' commit, the mutant's blob id and the options it ran with:
+# --resume takes a mutant's outcome from there instead of running it again
+# when all three are the same, so that a run of the whole table that was
+# stopped goes on where it stopped and still prints the whole table.
 #
-# usage: mutants.sh [--list] [NAME...] [-- TEST.SH-OPTION...]
+# usage: mutants.sh [--list] [--resume] [NAME...] [-- TEST.SH-OPTION...]
 #   --list  name, expectation, tests and description of each mutant, no build
+#   --resume  keep the outcomes of an earlier run of the same series, mutant
+#           and options (the table says how many, and since when)
 #   NAME    the mutants to run or list: file name without .patch, or its NN
 #           (default: all)
 #   --      pass the rest to scripts/test.sh, e.g. -- --smp 4
@@ -45,11 +52,13 @@ usage() { bb_help "$0" usage; }
 
 mdir=${BB_MUTANTS_DIR:-$BB_TOP/tests/mutants}
 list=0
+resume=0
 names=()
 extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--list) list=1; shift ;;
+	--resume) resume=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
 	-*) usage >&2; exit 2 ;;
@@ -205,10 +214,33 @@ tap_short() {
 	} | paste -sd ';' - | sed -e 's/;/; /g' -e 's/|/\\|/g' | cut -c1-200
 }
 
+# outcome_key M -- what an outcome of mutant M holds for: the series' commit,
+# the mutant's blob id and the options given to test.sh, a line each
+outcome_key() {
+	echo "series $head"
+	echo "mutant $(git hash-object "$mdir/$1.patch")"
+	echo "options ${extra[*]}"
+}
+
 declare -A result=() failing=() ran=() took=()
-i=0
+i=0 kept=0 since=
 for m in "${sel[@]}"; do
 	i=$((i + 1))
+	out=$BB_OUT/mutants/$m.outcome
+	if [ $resume -eq 1 ] && [ -f "$out" ] &&
+	   [ "$(head -n3 "$out")" = "$(outcome_key "$m")" ]; then
+		# lines 4-8: date, result, seconds, tests run, failing TAP lines
+		mapfile -t o < <(sed -n '4,8p' "$out")
+		if [ ${#o[@]} -ge 4 ] && [ -n "${o[1]}" ]; then
+			result[$m]=${o[1]} took[$m]=${o[2]} ran[$m]=${o[3]}
+			failing[$m]=${o[4]:-}
+			kept=$((kept + 1))
+			[ -n "$since" ] && [[ ${o[0]} > $since ]] || since=${o[0]}
+			info "mutant $i/${#sel[@]} $m: ${result[$m]}, kept from ${o[0]} (--resume)"
+			continue
+		fi
+	fi
+	rm -f "$out"
 	reset_tree || die "cannot reset $mtree to $head"
 	git -C "$mtree" apply "$mdir/$m.patch" 2> "$BB_OUT/mutants/apply.err" ||
 		die "mutant $m does not apply:"$'\n'"$(cat "$BB_OUT/mutants/apply.err")"
@@ -253,6 +285,12 @@ for m in "${sel[@]}"; do
 	result[$m]=$(classify "$log" "$dir")
 	failing[$m]=$(tap_short "$log")
 	info "  ${result[$m]} (test.sh rc=$rc, ${took[$m]}s)"
+	# an interrupted test.sh leaves no outcome to keep
+	[ $rc -ge 128 ] || {
+		outcome_key "$m"
+		date -u +%Y-%m-%dT%H:%M:%SZ
+		printf '%s\n' "${result[$m]}" "${took[$m]}" "${ran[$m]}" "${failing[$m]}"
+	} > "$out"
 done
 reset_tree || die "cannot reset $mtree to $head"
 
@@ -265,6 +303,8 @@ for m in "${sel[@]}"; do
 	echo "| $m | ${ran[$m]//,/, } | ${expect[$m]} | ${result[$m]} | $v | ${failing[$m]:--} |"
 done
 echo
+[ $kept -eq 0 ] ||
+	echo "$kept of them kept from earlier runs of the same series and options (--resume), since $since"
 if [ $bad -eq 0 ]; then
 	echo "${#sel[@]} mutant(s), all as expected"
 else

@@ -9,6 +9,7 @@
 #    test.sh: each mutant is tested alone, the outcomes are sorted as the
 #    Expect: lines say, a patch that does not apply stops the run before
 #    anything is tested, and the mutant worktree is back at the clean series;
+#    --resume keeps an outcome only for the same series, mutant and options;
 #  - when the cached applied series is there and newer than patches/, every
 #    mutant applies to it ('git apply --cached --check' on a scratch index:
 #    the tree is only read).
@@ -169,6 +170,33 @@ for m in 01-caught 02-hangs 03-proved; do
 done
 clean_at_series
 echo "ok: 3 fake mutants sorted as expected, one at a time, tree clean afterwards"
+
+# --resume: the outcomes of that run are kept, and test.sh is not run again
+# for them; a mutant whose patch changed, or other options, run again.
+grep -v '^|' "$T/table" | grep -q 'kept from earlier runs' &&
+	fail "a run without --resume says it kept outcomes"
+rm -rf "$T/mout/mutants/01-caught" "$T/mout/mutants/02-hangs" "$T/mout/mutants/03-proved"
+cp "$T/table" "$T/table.first"
+mutants_run --resume > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume: rc=$?"; }
+for m in 01-caught 02-hangs 03-proved; do
+	[ ! -e "$T/mout/mutants/$m/seen.diff" ] || fail "--resume ran $m again"
+done
+diff <(grep '^|' "$T/table.first") <(grep '^|' "$T/table") ||
+	fail "--resume: the table differs from the run it kept"
+grep -q '^3 of them kept from earlier runs of the same series and options (--resume), since 20[0-9-]*T' "$T/table" ||
+	{ cat "$T/table"; fail "--resume: the table does not say what it kept"; }
+sed -i 's|/\* 4: harmless here \*/|/* 4: still harmless */|' "$md/03-proved.patch"
+mutants_run --resume > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume, 03 changed: rc=$?"; }
+[ -e "$T/mout/mutants/03-proved/seen.diff" ] || fail "--resume kept the outcome of a changed mutant"
+[ ! -e "$T/mout/mutants/01-caught/seen.diff" ] || fail "--resume ran 01 again"
+grep -q '^2 of them kept' "$T/table" || { cat "$T/table"; fail "--resume: not 2 kept"; }
+mutants_run --resume 01 -- --smp 4 > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume -- --smp 4: rc=$?"; }
+[ -e "$T/mout/mutants/01-caught/seen.diff" ] || fail "--resume kept an outcome of other options"
+clean_at_series
+echo "ok: --resume keeps the outcomes of the same series, mutant and options, and only those"
 
 # Expectation not met: a not-caught one that is caught is fine, a fail one
 # that passes is not.
