@@ -28,7 +28,9 @@
 # run's own output directory, guest log included: $BB_OUT/mutants/NAME/).
 # The mutant worktree is back at the clean series when this exits.
 # Each mutant's outcome is also kept in $BB_OUT/mutants/NAME.outcome, with
-# the series' commit, the mutant's blob id and the options it ran with:
+# the series' tree id (not its commit: each application of patches/ makes
+# new commits of the same tree), the mutant's blob id and the options it
+# ran with:
 # --resume takes a mutant's outcome from there instead of running it again
 # when all three are the same, so that a run of the whole table that was
 # stopped goes on where it stopped and still prints the whole table.
@@ -145,6 +147,7 @@ flock -n 9 || die "another scripts/mutants.sh is using $BB_CACHE/mutant-trees"
 
 tree=$("$BB_TOP/scripts/apply-series.sh" 9>&-) || die "cannot apply the series"
 head=$(git -C "$tree" rev-parse --verify HEAD) || die "no HEAD in $tree"
+stree=$(git -C "$tree" rev-parse --verify 'HEAD^{tree}') || die "no tree at HEAD in $tree"
 mtree=$BB_CACHE/mutant-trees/linux
 
 bb_cache_worktree "$tree" "$mtree" "$head" mutant
@@ -214,10 +217,10 @@ tap_short() {
 	} | paste -sd ';' - | sed -e 's/;/; /g' -e 's/|/\\|/g' | cut -c1-200
 }
 
-# outcome_key M -- what an outcome of mutant M holds for: the series' commit,
+# outcome_key M -- what an outcome of mutant M holds for: the series' tree,
 # the mutant's blob id and the options given to test.sh, a line each
 outcome_key() {
-	echo "series $head"
+	echo "series tree $stree"
 	echo "mutant $(git hash-object "$mdir/$1.patch")"
 	echo "options ${extra[*]}"
 }
@@ -304,7 +307,7 @@ for m in "${sel[@]}"; do
 done
 echo
 [ $kept -eq 0 ] ||
-	echo "$kept of them kept from earlier runs of the same series and options (--resume), since $since"
+	echo "$kept of them kept from earlier runs of the same series tree and options (--resume), since $since"
 if [ $bad -eq 0 ]; then
 	echo "${#sel[@]} mutant(s), all as expected"
 else

@@ -76,7 +76,6 @@ mk_fake_kernel "$k"
 mkdir -p "$k/tools/testing/selftests/block-batch"
 echo 'exit 0' > "$k/tools/testing/selftests/block-batch/test_x_01.sh"
 git -C "$k" add -A && git -C "$k" commit -q -m series
-head=$(git -C "$k" rev-parse HEAD)
 
 # Mutants: mk_mutant NAME EXPECT TESTS SED-EXPR [WHY]
 md=$T/mutants
@@ -102,7 +101,14 @@ mk_mutant 03-proved not-caught test_x_01.sh 's|^/\* 4 \*/|/* 4: harmless here */
 top=$T/top
 mkdir -p "$top/scripts"
 cp "$TOP/scripts/mutants.sh" "$TOP/scripts/lib.sh" "$top/scripts/"
-printf '#!/bin/bash\necho "%s"\n' "$k" > "$top/scripts/apply-series.sh"
+# (each application makes new commits of the same tree, as git am does)
+cat > "$top/scripts/apply-series.sh" <<EOT
+#!/bin/bash
+n=\$(cat "$T/applied" 2>/dev/null || echo 0)
+echo \$((n + 1)) > "$T/applied"
+GIT_COMMITTER_DATE="\$((1700000000 + n)) +0000" git -C "$k" commit -q --amend --no-edit
+echo "$k"
+EOT
 cat > "$top/scripts/test.sh" <<'EOT'
 #!/bin/bash
 # stub: what the mutant tree looks like decides the outcome
@@ -140,7 +146,7 @@ mutants_run() {
 clean_at_series() {
 	local mt=$BB_CACHE/mutant-trees/linux
 
-	[ "$(git -C "$mt" rev-parse HEAD)" = "$head" ] ||
+	[ "$(git -C "$mt" rev-parse HEAD)" = "$(git -C "$k" rev-parse HEAD)" ] ||
 		fail "mutant tree not at the series' HEAD"
 	[ -z "$(git -C "$mt" status --porcelain --untracked-files=all)" ] ||
 		{ git -C "$mt" status --short; fail "mutant tree not clean"; }
@@ -172,7 +178,8 @@ clean_at_series
 echo "ok: 3 fake mutants sorted as expected, one at a time, tree clean afterwards"
 
 # --resume: the outcomes of that run are kept, and test.sh is not run again
-# for them; a mutant whose patch changed, or other options, run again.
+# for them, although the series was applied again (new commits, the same
+# tree); a mutant whose patch changed, or other options, run again.
 grep -v '^|' "$T/table" | grep -q 'kept from earlier runs' &&
 	fail "a run without --resume says it kept outcomes"
 rm -rf "$T/mout/mutants/01-caught" "$T/mout/mutants/02-hangs" "$T/mout/mutants/03-proved"
@@ -184,7 +191,7 @@ for m in 01-caught 02-hangs 03-proved; do
 done
 diff <(grep '^|' "$T/table.first") <(grep '^|' "$T/table") ||
 	fail "--resume: the table differs from the run it kept"
-grep -q '^3 of them kept from earlier runs of the same series and options (--resume), since 20[0-9-]*T' "$T/table" ||
+grep -q '^3 of them kept from earlier runs of the same series tree and options (--resume), since 20[0-9-]*T' "$T/table" ||
 	{ cat "$T/table"; fail "--resume: the table does not say what it kept"; }
 sed -i 's|/\* 4: harmless here \*/|/* 4: still harmless */|' "$md/03-proved.patch"
 mutants_run --resume > "$T/table" 2> "$T/err" ||
