@@ -28,9 +28,11 @@
 # run's own output directory, guest log included: $BB_OUT/mutants/NAME/).
 # The mutant worktree is back at the clean series when this exits.
 # Each mutant's outcome is also kept in $BB_OUT/mutants/NAME.outcome, with
-# the series' tree id (not its commit: each application of patches/ makes
-# new commits of the same tree), the mutant's blob id and the options it
-# ran with:
+# what it depends on: the applied series' files outside
+# tools/testing/selftests, the selftest directories of its own tests (not
+# the commit: each application of patches/ makes new commits of the same
+# files; not the whole tree: a test added for one mutant would otherwise
+# void every outcome), the mutant's blob id and the options it ran with:
 # --resume takes a mutant's outcome from there instead of running it again
 # when all three are the same, so that a run of the whole table that was
 # stopped goes on where it stopped and still prints the whole table.
@@ -147,7 +149,9 @@ flock -n 9 || die "another scripts/mutants.sh is using $BB_CACHE/mutant-trees"
 
 tree=$("$BB_TOP/scripts/apply-series.sh" 9>&-) || die "cannot apply the series"
 head=$(git -C "$tree" rev-parse --verify HEAD) || die "no HEAD in $tree"
-stree=$(git -C "$tree" rev-parse --verify 'HEAD^{tree}') || die "no tree at HEAD in $tree"
+# the series' files outside the selftests, as one id
+ktree=$(git -C "$tree" ls-tree -r HEAD | grep -v '	tools/testing/selftests/' |
+	git hash-object --stdin) || die "cannot list the files of $tree"
 mtree=$BB_CACHE/mutant-trees/linux
 
 bb_cache_worktree "$tree" "$mtree" "$head" mutant
@@ -217,10 +221,25 @@ tap_short() {
 	} | paste -sd ';' - | sed -e 's/;/; /g' -e 's/|/\\|/g' | cut -c1-200
 }
 
-# outcome_key M -- what an outcome of mutant M holds for: the series' tree,
-# the mutant's blob id and the options given to test.sh, a line each
+# outcome_key M -- what an outcome of mutant M holds for, a line each: the
+# series' files outside tools/testing/selftests, the tree of each
+# selftest directory its tests come from, the mutant's blob id and the
+# options given to test.sh
 outcome_key() {
-	echo "series tree $stree"
+	local t d dirs=
+
+	for t in ${tests[$1]//,/ }; do
+		case $t in
+		ublk:*) d=ublk ;;
+		*) d=block-batch ;;
+		esac
+		case " $dirs " in *" $d "*) ;; *) dirs+=" $d" ;; esac
+	done
+	echo "kernel $ktree"
+	for d in $dirs; do
+		echo "selftests/$d $(git -C "$tree" rev-parse --verify -q \
+			"HEAD:tools/testing/selftests/$d" || echo none)"
+	done
 	echo "mutant $(git hash-object "$mdir/$1.patch")"
 	echo "options ${extra[*]}"
 }
@@ -230,10 +249,12 @@ i=0 kept=0 since=
 for m in "${sel[@]}"; do
 	i=$((i + 1))
 	out=$BB_OUT/mutants/$m.outcome
+	key=$(outcome_key "$m")
+	nk=$(printf '%s\n' "$key" | wc -l)
 	if [ $resume -eq 1 ] && [ -f "$out" ] &&
-	   [ "$(head -n3 "$out")" = "$(outcome_key "$m")" ]; then
-		# lines 4-8: date, result, seconds, tests run, failing TAP lines
-		mapfile -t o < <(sed -n '4,8p' "$out")
+	   [ "$(head -n "$nk" "$out")" = "$key" ]; then
+		# then: date, result, seconds, tests run, failing TAP lines
+		mapfile -t o < <(sed -n "$((nk + 1)),$((nk + 5))p" "$out")
 		if [ ${#o[@]} -ge 4 ] && [ -n "${o[1]}" ]; then
 			result[$m]=${o[1]} took[$m]=${o[2]} ran[$m]=${o[3]}
 			failing[$m]=${o[4]:-}
@@ -290,7 +311,7 @@ for m in "${sel[@]}"; do
 	info "  ${result[$m]} (test.sh rc=$rc, ${took[$m]}s)"
 	# an interrupted test.sh leaves no outcome to keep
 	[ $rc -ge 128 ] || {
-		outcome_key "$m"
+		echo "$key"
 		date -u +%Y-%m-%dT%H:%M:%SZ
 		printf '%s\n' "${result[$m]}" "${took[$m]}" "${ran[$m]}" "${failing[$m]}"
 	} > "$out"
@@ -307,7 +328,7 @@ for m in "${sel[@]}"; do
 done
 echo
 [ $kept -eq 0 ] ||
-	echo "$kept of them kept from earlier runs of the same series tree and options (--resume), since $since"
+	echo "$kept of them kept from earlier runs of the same files and options (--resume), since $since"
 if [ $bad -eq 0 ]; then
 	echo "${#sel[@]} mutant(s), all as expected"
 else

@@ -9,7 +9,8 @@
 #    test.sh: each mutant is tested alone, the outcomes are sorted as the
 #    Expect: lines say, a patch that does not apply stops the run before
 #    anything is tested, and the mutant worktree is back at the clean series;
-#    --resume keeps an outcome only for the same series, mutant and options;
+#    --resume keeps an outcome only for the same kernel files, selftest
+#    directory, mutant and options;
 #  - when the cached applied series is there and newer than patches/, every
 #    mutant applies to it ('git apply --cached --check' on a scratch index:
 #    the tree is only read).
@@ -191,7 +192,7 @@ for m in 01-caught 02-hangs 03-proved; do
 done
 diff <(grep '^|' "$T/table.first") <(grep '^|' "$T/table") ||
 	fail "--resume: the table differs from the run it kept"
-grep -q '^3 of them kept from earlier runs of the same series tree and options (--resume), since 20[0-9-]*T' "$T/table" ||
+grep -q '^3 of them kept from earlier runs of the same files and options (--resume), since 20[0-9-]*T' "$T/table" ||
 	{ cat "$T/table"; fail "--resume: the table does not say what it kept"; }
 sed -i 's|/\* 4: harmless here \*/|/* 4: still harmless */|' "$md/03-proved.patch"
 mutants_run --resume > "$T/table" 2> "$T/err" ||
@@ -202,8 +203,28 @@ grep -q '^2 of them kept' "$T/table" || { cat "$T/table"; fail "--resume: not 2 
 mutants_run --resume 01 -- --smp 4 > "$T/table" 2> "$T/err" ||
 	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume -- --smp 4: rc=$?"; }
 [ -e "$T/mout/mutants/01-caught/seen.diff" ] || fail "--resume kept an outcome of other options"
+# a change to another selftest directory keeps them; one to the kernel
+# (any file outside tools/testing/selftests) or to their own does not
+rm -rf "$T/mout/mutants/0"[123]-*/
+mkdir -p "$k/tools/testing/selftests/ublk"
+echo 'exit 0' > "$k/tools/testing/selftests/ublk/test_z_01.sh"
+git -C "$k" add -A && git -C "$k" commit -q -m "ublk test"
+mutants_run --resume 02 03 > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a ublk selftest change: rc=$?"; }
+[ ! -e "$T/mout/mutants/02-hangs/seen.diff" ] || fail "--resume ran 02 again after a change to another selftest directory"
+echo 'exit 0' > "$k/tools/testing/selftests/block-batch/test_x_02.sh"
+git -C "$k" add -A && git -C "$k" commit -q -m "block-batch test"
+mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a block-batch selftest change: rc=$?"; }
+[ -e "$T/mout/mutants/02-hangs/seen.diff" ] || fail "--resume kept 02 after a change to its own selftest directory"
+rm -rf "$T/mout/mutants/02-hangs/"
+echo '/* more */' > "$k/block/blk-extra.c"
+git -C "$k" add -A && git -C "$k" commit -q -m "kernel change"
+mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a kernel change: rc=$?"; }
+[ -e "$T/mout/mutants/02-hangs/seen.diff" ] || fail "--resume kept 02 after a kernel change"
 clean_at_series
-echo "ok: --resume keeps the outcomes of the same series, mutant and options, and only those"
+echo "ok: --resume keeps the outcomes of the same files, mutant and options, and only those"
 
 # Expectation not met: a not-caught one that is caught is fine, a fail one
 # that passes is not.
