@@ -124,11 +124,12 @@ fi
 # The kernel's ublk selftests in the CI tier, by group (batch) or by test
 # (loop_06): UBLK_F_BATCH_IO (batch), every data copy mode without data
 # (null: page copy, zero copy, user copy), user copy with fio verify
-# (loop_06), and short and failed completions in every mode (loop_09): the
-# completion paths the ublk patch changes; and a quiesce while the server
-# holds requests (recover_05), for the kublk fix.  Every group with --full;
-# --ublk picks others.
-UBLK_CI="batch,null,loop_06,loop_09,recover_05"
+# (loop_06), short and failed completions in every mode (loop_09) and what
+# a short completion requeues (loop_10): the completion paths the ublk
+# patch changes; and a quiesce while the server holds requests
+# (recover_05), for the kublk fix.  Every group with --full; --ublk picks
+# others.
+UBLK_CI="batch,null,loop_06,loop_09,loop_10,recover_05"
 # All groups of v7.3's ublk selftests; the tree's own are checked again
 # once it is there (a --kdir tree may have others).
 UBLK_GROUPS="generic batch null loop integrity recover stripe part params shmemzc stress"
