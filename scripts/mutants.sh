@@ -29,10 +29,15 @@
 # The mutant worktree is back at the clean series when this exits.
 # Each mutant's outcome is also kept in $BB_OUT/mutants/NAME.outcome, with
 # what it depends on: the applied series' files outside
-# tools/testing/selftests, the selftest directories of its own tests (not
-# the commit: each application of patches/ makes new commits of the same
-# files; not the whole tree: a test added for one mutant would otherwise
-# void every outcome), the mutant's blob id and the options it ran with:
+# tools/testing/selftests, the selftest directories of its own tests and
+# of the tools they run (kublk for a block-batch test that uses it), the
+# kselftest runner, what shapes the guest here (configs/, scripts/guest/,
+# and blktests/ when the options name blktests cases), the mutant's blob
+# id and the options it ran with (not the series' commit: each
+# application of patches/ makes new commits of the same files; not its
+# whole tree: a test added for one mutant would void every outcome).
+# Only a caught or NOT CAUGHT outcome is kept: a build that failed, or a
+# run with nothing to judge, runs again.
 # --resume takes a mutant's outcome from there instead of running it again
 # when all three are the same, so that a run of the whole table that was
 # stopped goes on where it stopped and still prints the whole table.
@@ -152,6 +157,13 @@ head=$(git -C "$tree" rev-parse --verify HEAD) || die "no HEAD in $tree"
 # the series' files outside the selftests, as one id
 ktree=$(git -C "$tree" ls-tree -r HEAD | grep -v '	tools/testing/selftests/' |
 	git hash-object --stdin) || die "cannot list the files of $tree"
+# what shapes the guest here: the kernel's configuration fragments, the
+# guest's scripts, and the blktests cases when the options run some
+hdirs=(configs scripts/guest)
+case " ${extra[*]} " in *" --blktests "*) hdirs+=(blktests) ;; esac
+harness=$(cd "$BB_TOP" && find "${hdirs[@]}" -type f -print0 2>/dev/null |
+	sort -z | xargs -0 -r sha1sum | git hash-object --stdin) ||
+	die "cannot read ${hdirs[*]} in $BB_TOP"
 mtree=$BB_CACHE/mutant-trees/linux
 
 bb_cache_worktree "$tree" "$mtree" "$head" mutant
@@ -223,19 +235,27 @@ tap_short() {
 
 # outcome_key M -- what an outcome of mutant M holds for, a line each: the
 # series' files outside tools/testing/selftests, the tree of each
-# selftest directory its tests come from, the mutant's blob id and the
-# options given to test.sh
+# selftest directory its tests come from or run tools of, the kselftest
+# runner, the guest's harness here, the mutant's blob id and the options
+# given to test.sh
 outcome_key() {
 	local t d dirs=
 
 	for t in ${tests[$1]//,/ }; do
 		case $t in
 		ublk:*) d=ublk ;;
-		*) d=block-batch ;;
+		*)
+			d=block-batch
+			# a block-batch test that runs kublk depends on it too
+			git -C "$tree" show "HEAD:tools/testing/selftests/block-batch/$t" \
+				2>/dev/null | grep -q kublk && dirs+=" ublk" ;;
 		esac
 		case " $dirs " in *" $d "*) ;; *) dirs+=" $d" ;; esac
 	done
 	echo "kernel $ktree"
+	echo "runner $(git -C "$tree" rev-parse --verify -q \
+		HEAD:tools/testing/selftests/kselftest || echo none)"
+	echo "harness $harness"
 	for d in $dirs; do
 		echo "selftests/$d $(git -C "$tree" rev-parse --verify -q \
 			"HEAD:tools/testing/selftests/$d" || echo none)"
@@ -309,8 +329,14 @@ for m in "${sel[@]}"; do
 	result[$m]=$(classify "$log" "$dir")
 	failing[$m]=$(tap_short "$log")
 	info "  ${result[$m]} (test.sh rc=$rc, ${took[$m]}s)"
-	# an interrupted test.sh leaves no outcome to keep
-	[ $rc -ge 128 ] || {
+	# an interrupted test.sh, a failed build or nothing to judge: no
+	# outcome to keep
+	keep=1
+	[ $rc -lt 128 ] || keep=0
+	case ${result[$m]} in
+	"build failed"|error) keep=0 ;;
+	esac
+	[ $keep -eq 0 ] || {
 		echo "$key"
 		date -u +%Y-%m-%dT%H:%M:%SZ
 		printf '%s\n' "${result[$m]}" "${took[$m]}" "${ran[$m]}" "${failing[$m]}"

@@ -129,6 +129,9 @@ if grep -q MUTANT_FAIL "$f"; then
 	echo "not ok 1 guest: block-batch: test_x_01.sh"
 	echo "# # x_01: FAIL: the stub says so"
 	exit 1
+elif grep -q MUTANT_NOVERDICT "$f"; then
+	echo "not ok 1 guest: boots and starts the test runner"
+	exit 1
 elif grep -q MUTANT_STALL "$f"; then
 	echo "not ok 1 guest: block-batch: test_x_01.sh"
 	echo "# # x_01: FAIL: stalled: no progress for 90 s"
@@ -223,6 +226,39 @@ git -C "$k" add -A && git -C "$k" commit -q -m "kernel change"
 mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
 	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a kernel change: rc=$?"; }
 [ -e "$T/mout/mutants/02-hangs/seen.diff" ] || fail "--resume kept 02 after a kernel change"
+# a block-batch test that runs kublk: a change to the ublk directory runs
+# it again
+printf '# runs ../ublk/kublk\nexit 0\n' > "$k/tools/testing/selftests/block-batch/test_x_01.sh"
+git -C "$k" add -A && git -C "$k" commit -q -m "x_01 runs kublk"
+mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume, x_01 with kublk: rc=$?"; }
+rm -rf "$T/mout/mutants/02-hangs/"
+echo 'exit 0' > "$k/tools/testing/selftests/ublk/test_z_02.sh"
+git -C "$k" add -A && git -C "$k" commit -q -m "another ublk test"
+mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a kublk change: rc=$?"; }
+[ -e "$T/mout/mutants/02-hangs/seen.diff" ] ||
+	fail "--resume kept 02, whose test runs kublk, after a change to the ublk directory"
+# the guest's harness here: a configuration fragment
+rm -rf "$T/mout/mutants/02-hangs/"
+mkdir -p "$top/configs" && echo 'CONFIG_X=y' > "$top/configs/x.config"
+mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a config change: rc=$?"; }
+[ -e "$T/mout/mutants/02-hangs/seen.diff" ] || fail "--resume kept 02 after a change to configs/"
+rm -r "$top/configs"
+# nothing to judge (no kselftest ran): not kept
+sed 's|^int c;|int c; /* MUTANT_NOVERDICT */|' "$k/block/blk-core.c" > "$T/nv.c"
+cp "$k/block/blk-core.c" "$T/orig.c" && cp "$T/nv.c" "$k/block/blk-core.c"
+{
+	printf 'Mutant: nothing to judge\nTests: test_x_01.sh\nExpect: fail\n\n'
+	git -C "$k" diff
+} > "$md/09-noverdict.patch"
+cp "$T/orig.c" "$k/block/blk-core.c"
+mutants_run --resume 09 > "$T/table" 2> "$T/err" &&
+	{ cat "$T/table"; fail "a mutant with nothing to judge passed the run"; }
+grep -q '^| 09-noverdict | .* | error | NO |' "$T/table" || { cat "$T/table"; fail "09-noverdict: not an error"; }
+[ ! -e "$T/mout/mutants/09-noverdict.outcome" ] || fail "an outcome with nothing to judge was kept"
+rm "$md/09-noverdict.patch"
 clean_at_series
 echo "ok: --resume keeps the outcomes of the same files, mutant and options, and only those"
 
