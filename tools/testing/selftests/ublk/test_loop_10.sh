@@ -8,53 +8,58 @@
 # copy back and ends whole, whatever the server reports.  Count the
 # device's block_rq_requeue events for one 64 KiB direct read and one
 # direct write across kublk's short sector, in each data copy mode, with
-# and without UBLK_F_BATCH_IO: some for the page-copy read, none for the
-# others.
+# and without UBLK_F_BATCH_IO: two for the page-copy read, none for the
+# others.  The events are traced in a tracing instance of the test's own,
+# one direction at a time.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
 ERR_CODE=0
 
 TRACE=/sys/kernel/tracing
-[ -d "$TRACE/events/block" ] || TRACE=/sys/kernel/debug/tracing
-if [ ! -d "$TRACE/events/block/block_rq_requeue" ]; then
-	echo "no block_rq_requeue tracepoint in $TRACE"
+[ -d "$TRACE/instances" ] || TRACE=/sys/kernel/debug/tracing
+if [ ! -d "$TRACE/events/block/block_rq_requeue" ] ||
+   [ ! -d "$TRACE/instances" ]; then
+	echo "no block_rq_requeue tracepoint or tracing instances in $TRACE"
 	exit "$UBLK_SKIP_CODE"
 fi
 
 _prep_test "loop" "short completions requeue only what was copied back"
 
-# the second 64 KiB of the second MiB completes short twice: after sector
+# the first 64 KiB of the second MiB completes short twice: after sector
 # 2053's five predecessors, then after sector 2053 alone
 SHORT_SECTOR=2053
 
 _create_backfile 0 64M
 
-tracing_on=$(cat "$TRACE/tracing_on")
-EVENT=$TRACE/events/block/block_rq_requeue
+INSTANCE=$TRACE/instances/ublk_${TID}_$$
+mkdir "$INSTANCE" || exit "$UBLK_SKIP_CODE"
+trap 'rmdir "$INSTANCE"' EXIT
+EVENT=$INSTANCE/events/block/block_rq_requeue
 
-# _requeues DEV_ID DD_ARGS...: the block_rq_requeue events of the device
-# during one dd
+# _requeues DEV_ID R|W DD_ARGS...: the block_rq_requeue events of the
+# device's reads (R) or writes (W) during one dd
 _requeues() {
-	local dev_t
+	local dev_t rw=$2
 
 	dev_t=$(_get_disk_dev_t "$1")
-	shift
-	echo > "$TRACE/trace"
-	echo "dev == $dev_t" > "$EVENT/filter"
+	shift 2
+	echo > "$INSTANCE/trace"
+	echo "dev == $dev_t && rwbs ~ \"*$rw*\"" > "$EVENT/filter"
 	echo 1 > "$EVENT/enable"
-	echo 1 > "$TRACE/tracing_on"
 	if ! dd "$@" bs=64k count=1 status=none; then
 		echo "dd $* failed" >&2
 		echo -1
 	else
-		grep -c ' block_rq_requeue: ' "$TRACE/trace"
+		grep -c ' block_rq_requeue: ' "$INSTANCE/trace"
 	fi
 	echo 0 > "$EVENT/enable"
 	echo 0 > "$EVENT/filter"
 }
 
-for mode in "" "-z" "--auto_zc" "-u" "-b" "-z -b" "--auto_zc -b"; do
+# page copy, zero copy, auto buffer registration and user copy, each with
+# UBLK_F_BATCH_IO too
+for mode in "" "-z" "--auto_zc" "-u" "-b" "-z -b" "--auto_zc -b" "-u -b"; do
 	case $mode in
 	*-z*) _have_feature "ZERO_COPY" || continue ;;
 	*--auto_zc*) _have_feature "AUTO_BUF_REG" || continue ;;
@@ -70,21 +75,18 @@ for mode in "" "-z" "--auto_zc" "-u" "-b" "-z -b" "--auto_zc -b"; do
 	_check_add_dev $TID $?
 
 	dev=/dev/ublkb$dev_id
-	reads=$(_requeues "$dev_id" if="$dev" of=/dev/null skip=16 iflag=direct)
-	writes=$(_requeues "$dev_id" if=/dev/zero of="$dev" seek=16 oflag=direct)
+	reads=$(_requeues "$dev_id" R if="$dev" of=/dev/null skip=16 iflag=direct)
+	writes=$(_requeues "$dev_id" W if=/dev/zero of="$dev" seek=16 oflag=direct)
 	echo "${mode:-page copy}: $reads requeues for a short read," \
 	     "$writes for a short write"
 	case $mode in
-	""|"-b") [ "$reads" -gt 0 ] || ERR_CODE=255 ;;
+	""|"-b") [ "$reads" -eq 2 ] || ERR_CODE=255 ;;
 	*) [ "$reads" -eq 0 ] || ERR_CODE=255 ;;
 	esac
 	[ "$writes" -eq 0 ] || ERR_CODE=255
 
 	_ublk_del_dev "$dev_id"
 done
-
-echo "$tracing_on" > "$TRACE/tracing_on"
-echo > "$TRACE/trace"
 
 _cleanup_test
 
