@@ -36,16 +36,16 @@
 # id and the options it ran with (not the series' commit: each
 # application of patches/ makes new commits of the same files; not its
 # whole tree: a test added for one mutant would void every outcome).
+# --resume takes a mutant's outcome from there instead of running it again
+# when all of these are the same, so that a run of the whole table that
+# was stopped goes on where it stopped and still prints the whole table.
 # Only a caught or NOT CAUGHT outcome is kept: a build that failed, or a
 # run with nothing to judge, runs again.
-# --resume takes a mutant's outcome from there instead of running it again
-# when all three are the same, so that a run of the whole table that was
-# stopped goes on where it stopped and still prints the whole table.
 #
 # usage: mutants.sh [--list] [--resume] [NAME...] [-- TEST.SH-OPTION...]
 #   --list  name, expectation, tests and description of each mutant, no build
-#   --resume  keep the outcomes of an earlier run of the same series, mutant
-#           and options (the table says how many, and since when)
+#   --resume  keep the outcomes of an earlier run with the same key (above:
+#           files, mutant, options); the table says how many, since when
 #   NAME    the mutants to run or list: file name without .patch, or its NN
 #           (default: all)
 #   --      pass the rest to scripts/test.sh, e.g. -- --smp 4
