@@ -6,17 +6,23 @@
 # bundle, which ships this file and lib.sh).  Boots a kernel + initramfs with
 # the serial console in LOG and the scratch disks defined here (-d).  The
 # guest runs in a process group of its own (setsid): one that does not
-# power off within the timeout, or whose launcher is terminated, is killed
-# with its whole group.
+# power off within the timeout, whose console stays silent too long (-w), or
+# whose launcher is terminated, is killed with its whole group.
 #
 # usage: boot.sh [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-t TIMEOUT]
-#                [-x APPEND]... [-d KIND:IMG[,queues=N][,nonrot][,ns=IMG]]... [-n]
+#                [-w SILENCE] [-x APPEND]...
+#                [-d KIND:IMG[,queues=N][,nonrot][,ns=IMG]]... [-n]
 #                BZIMAGE INITRAMFS LOG
 #   -q QEMU     QEMU binary or wrapper (default qemu-system-x86_64)
 #   -a ACCEL    tcg (default: KVM hangs on the 2-core hosts) or kvm
 #   -s SMP      vCPUs (default 2)
 #   -m MEM      memory (default 2G)
 #   -t TIMEOUT  seconds until the guest is killed (default 1800)
+#   -w SILENCE  seconds without a byte on the console after which the
+#               guest is killed as hung (default: never).  A kernel whose
+#               vCPUs all spin with interrupts off prints nothing more,
+#               not even the hung task detector's report, so only the
+#               console's silence tells it from a slow guest
 #   -x APPEND   more kernel command line, after "console=ttyS0 panic=-1
 #               null_blk.nr_devices=0"; each -x adds to it.  With -d,
 #               bb.scratch=N follows: the number of scratch block devices
@@ -38,14 +44,15 @@
 #                            null_blk (bfq does not idle on it)
 #   -n          print the QEMU command line and run nothing
 #   -h          this help
-# Exit: 0 the guest powered off by itself; 124 timeout; 2 bad usage;
+# Exit: 0 the guest powered off by itself; 124 timeout or silence (the log
+# ends with BB-GUEST-TIMEOUT or BB-GUEST-SILENT); 2 bad usage;
 # other: QEMU failed.
 
 set -u
 . "$(dirname "$0")/lib.sh"
 
 bad() { echo "boot.sh: $*" >&2; exit 2; }
-usage() { bad "usage: boot.sh [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-t TIMEOUT] [-x APPEND]... [-d KIND:IMG[,queues=N][,nonrot]]... [-n] BZIMAGE INITRAMFS LOG (-h: help)"; }
+usage() { bad "usage: boot.sh [-q QEMU] [-a tcg|kvm] [-s SMP] [-m MEM] [-t TIMEOUT] [-w SILENCE] [-x APPEND]... [-d KIND:IMG[,queues=N][,nonrot]]... [-n] BZIMAGE INITRAMFS LOG (-h: help)"; }
 posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || bad "$1 '$2': not a positive number"; }
 
 # disk_args N SPEC -- add the QEMU options of scratch disk number N, given
@@ -106,15 +113,16 @@ disk_args() {
 	esac
 }
 
-qemu=qemu-system-x86_64 accel=tcg smp=2 mem=2G tmo=1800 dry=
+qemu=qemu-system-x86_64 accel=tcg smp=2 mem=2G tmo=1800 silence= dry=
 append="console=ttyS0 panic=-1 null_blk.nr_devices=0" dev_args=() nr_disk=0 disk_append=
-while getopts "q:a:s:m:t:x:d:nh" opt; do
+while getopts "q:a:s:m:t:w:x:d:nh" opt; do
 	case $opt in
 	q) qemu=$OPTARG ;;
 	a) accel=$OPTARG ;;
 	s) smp=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	t) tmo=$OPTARG ;;
+	w) silence=$OPTARG ;;
 	x) append+=" $OPTARG" ;;
 	d) disk_args $nr_disk "$OPTARG"; nr_disk=$((nr_disk + 1)) ;;
 	n) dry=1 ;;
@@ -127,6 +135,7 @@ shift $((OPTIND - 1))
 kernel=$1 initrd=$2 log=$3
 posint -s "$smp"
 posint -t "$tmo"
+[ -z "$silence" ] || posint -w "$silence"
 case $accel in
 kvm) accel_args=(-accel kvm -cpu host) ;;
 tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
@@ -157,10 +166,40 @@ fi
 # is the group to kill
 setsid timeout -k 10 "$tmo" "${cmd[@]}" </dev/null &
 pid=$!
-trap 'kill -- "-$pid" 2>/dev/null; exit 143' TERM HUP
-trap 'kill -- "-$pid" 2>/dev/null; exit 130' INT
+wpid= silent=
+if [ -n "$silence" ]; then
+	# the watcher: kills the guest's group once the console log has not
+	# grown for SILENCE seconds, and leaves a mark for the exit status
+	silent=$(mktemp) || die "cannot create a temporary file"
+	rm -f "$silent"
+	(
+		last=-1 since=$SECONDS
+		while sleep 1; do
+			size=$(stat -c %s "$log" 2>/dev/null) || size=0
+			if [ "$size" != "$last" ]; then
+				last=$size since=$SECONDS
+			elif [ $((SECONDS - since)) -ge "$silence" ]; then
+				: > "$silent"
+				kill -- "-$pid" 2>/dev/null
+				exit 0
+			fi
+		done
+	) &
+	wpid=$!
+fi
+# stop_watch -- end the watcher, if any
+stop_watch() { [ -z "$wpid" ] || kill "$wpid" 2>/dev/null; }
+trap 'kill -- "-$pid" 2>/dev/null; stop_watch; exit 143' TERM HUP
+trap 'kill -- "-$pid" 2>/dev/null; stop_watch; exit 130' INT
 wait "$pid"
 rc=$?
+stop_watch
+if [ -n "$silent" ] && [ -e "$silent" ]; then
+	rm -f "$silent"
+	warn "guest console silent for ${silence}s: killed as hung"
+	echo "BB-GUEST-SILENT after ${silence}s" >> "$log"
+	exit 124
+fi
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	warn "guest did not finish within ${tmo}s: killed"
 	echo "BB-GUEST-TIMEOUT after ${tmo}s" >> "$log"

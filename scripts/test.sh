@@ -421,6 +421,9 @@ elif [ -z "$tests_opt" ]; then
 fi
 [ -z "$blktests" ] || append+=" bb.blktests=$blktests"
 guest_tmo=${BB_GUEST_TIMEOUT:-3600}
+# A guest whose console says nothing for this long is hung, not slow: the
+# kselftest runner prints at least every 600 s (settings: its timeout)
+guest_silence=${BB_GUEST_SILENCE:-1200}
 if [ $full -eq 1 ]; then
 	append+=" bb.stress_secs=${BB_FULL_STRESS_SECS:-300}"
 	guest_tmo=${BB_GUEST_TIMEOUT:-7200}
@@ -430,7 +433,7 @@ fi
 # The scratch disks (testlib/guest.sh)
 guest_disks "$BB_OUT" "$tier" || die "cannot create the scratch disks in $BB_OUT"
 load_start
-stage boot+tests "$BB_TOP/scripts/boot.sh" -s "$smp" -t "$guest_tmo" \
+stage boot+tests "$BB_TOP/scripts/boot.sh" -s "$smp" -t "$guest_tmo" -w "$guest_silence" \
 	"${disks[@]}" -x "$GUEST_APPEND $append" "$(cat "$BB_OUT/bzImage.path")" \
 	"$BB_OUT/initramfs.cpio.gz" "$BB_OUT/guest.log"
 boot_rc=$?

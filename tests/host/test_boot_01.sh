@@ -4,8 +4,9 @@
 # kinds of guest: the test guest gets the NVMe (two namespaces) and
 # virtio-scsi disks (and MegaRAID but in the CI tier) with their queues,
 # the benchmark guest the disk run-guests.sh is given; bad disks are
-# refused; a guest past its timeout, or whose launcher is terminated, is
-# killed.
+# refused; a guest past its timeout, whose console is silent for -w
+# seconds, or whose launcher is terminated, is killed; one that prints is
+# not.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/testlib/guest.sh"
 
@@ -92,3 +93,32 @@ wait "$bpid"
 for _ in $(seq 50); do kill -0 "$(cat "$T/slow.pid")" 2> /dev/null || break; sleep 0.1; done
 ! kill -0 "$(cat "$T/slow.pid")" 2> /dev/null || fail "the guest outlived its terminated launcher"
 echo "ok: a guest is killed at its timeout (124) and with its launcher"
+
+# --- a guest whose console falls silent, and one that keeps talking ---------
+cat > "$T/quiet" <<'EOT'
+#!/bin/bash
+while [ $# -gt 0 ]; do
+	case $1 in -serial) log=${2#file:}; shift ;; esac
+	shift
+done
+echo $$ > "${0%/*}/quiet.pid"
+for i in $(seq "${BB_TEST_TALK:-0}"); do echo "line $i" >> "$log"; sleep 1; done
+[ -n "${BB_TEST_TALK:-}" ] && exit 0
+echo "the last line" >> "$log"
+sleep 60
+EOT
+chmod +x "$T/quiet"
+t0=$SECONDS
+"$TOP/scripts/boot.sh" -q "$T/quiet" -t 600 -w 2 "$T/k" "$T/i" "$T/log" 2> /dev/null
+rc=$?
+[ $rc -eq 124 ] && grep -q '^BB-GUEST-SILENT after 2s$' "$T/log" ||
+	{ cat "$T/log"; fail "a silent guest: rc=$rc, not 124 with BB-GUEST-SILENT"; }
+[ $((SECONDS - t0)) -lt 30 ] || fail "a silent guest ran $((SECONDS - t0))s, not killed at 2s of silence"
+! kill -0 "$(cat "$T/quiet.pid")" 2> /dev/null || fail "the silent guest outlived its launcher"
+BB_TEST_TALK=5 "$TOP/scripts/boot.sh" -q "$T/quiet" -t 600 -w 2 "$T/k" "$T/i" "$T/log" 2> /dev/null
+rc=$?
+[ $rc -eq 0 ] && grep -q '^line 5$' "$T/log" && ! grep -q BB-GUEST "$T/log" ||
+	{ cat "$T/log"; fail "a guest that prints every second for 5s with -w 2: rc=$rc, not 0"; }
+expect_fail "-w '0': not a positive number" \
+	"$TOP/scripts/boot.sh" -n -w 0 "$T/k" "$T/i" "$T/log"
+echo "ok: a guest silent for -w seconds is killed (124), one that prints is not"
