@@ -49,17 +49,8 @@ _check_loop_faults() {
 	fi
 }
 
-# page copy, zero copy, auto buffer registration and user copy, each with
-# UBLK_F_BATCH_IO too
-for mode in "" "-z" "--auto_zc" "-u" "-b" "-z -b" "--auto_zc -b" "-u -b"; do
-	case $mode in
-	*-z*) _have_feature "ZERO_COPY" || continue ;;
-	*--auto_zc*) _have_feature "AUTO_BUF_REG" || continue ;;
-	*-u*) _have_feature "USER_COPY" || continue ;;
-	esac
-	case $mode in
-	*-b*) _have_feature "BATCH_IO" || continue ;;
-	esac
+for mode in "${UBLK_COPY_MODES[@]}"; do
+	_have_copy_mode "$mode" || continue
 
 	# shellcheck disable=SC2086
 	dev_id=$(_add_ublk_dev -t loop $mode --short_sector $SHORT_SECTOR \
