@@ -29,13 +29,15 @@
 # The mutant worktree is back at the clean series when this exits.
 # Each mutant's outcome is also kept in $BB_OUT/mutants/NAME.outcome, with
 # what it depends on: the applied series' files outside
-# tools/testing/selftests, the selftest directories of its own tests and
-# of the tools they run (kublk for a block-batch test that uses it), the
-# kselftest runner, what shapes the guest here (configs/, scripts/guest/,
-# and blktests/ when the options name blktests cases), the mutant's blob
-# id and the options it ran with (not the series' commit: each
-# application of patches/ makes new commits of the same files; not its
-# whole tree: a test added for one mutant would void every outcome).
+# tools/testing/selftests, in the selftest directories of its own tests
+# and of the tools they run (kublk for a block-batch test that uses it)
+# those tests and every file that is not a test script, the kselftest
+# runner, what shapes the guest here (configs/, scripts/guest/, and
+# blktests/ when the options name blktests cases), the mutant's blob id
+# and the options it ran with (not the series' commit: each application
+# of patches/ makes new commits of the same files; not its whole tree,
+# nor the other tests: a test added for one mutant would void every
+# outcome).
 # --resume takes a mutant's outcome from there instead of running it again
 # when all of these are the same, so that a run of the whole table that
 # was stopped goes on where it stopped and still prints the whole table.
@@ -233,19 +235,36 @@ tap_short() {
 	} | paste -sd ';' - | sed -e 's/;/; /g' -e 's/|/\\|/g' | cut -c1-200
 }
 
+# dir_key DIR [TEST...] -- one id for what tests of the selftest directory
+# DIR depend on: its scripts TEST..., and every file there that is not a
+# test script, test_GROUP_NN.sh (helpers such as test_common.sh, Makefile,
+# config, settings, kublk's sources); "none" without that directory
+dir_key() {
+	local d=$1
+
+	shift
+	git -C "$tree" rev-parse --verify -q "HEAD:tools/testing/selftests/$d" \
+		> /dev/null || { echo none; return; }
+	git -C "$tree" ls-tree -r "HEAD:tools/testing/selftests/$d" |
+		awk -F'\t' -v want=" $* " '{ n = $2; sub(/.*\//, "", n) }
+			n !~ /^test_[a-z0-9]+_[0-9]+\.sh$/ || index(want, " " $2 " ")' |
+		git hash-object --stdin
+}
+
 # outcome_key M -- what an outcome of mutant M holds for, a line each: the
-# series' files outside tools/testing/selftests, the tree of each
-# selftest directory its tests come from or run tools of, the kselftest
-# runner, the guest's harness here, the mutant's blob id and the options
-# given to test.sh
+# series' files outside tools/testing/selftests, for each selftest
+# directory its tests come from or run tools of the dir_key of its tests
+# there, the kselftest runner, the guest's harness here, the mutant's blob
+# id and the options given to test.sh.  A test added to or changed in a
+# selftest directory leaves the outcomes of mutants that do not run it.
 outcome_key() {
-	local t d dirs=
+	local t d l dirs='' bb='' ub=''
 
 	for t in ${tests[$1]//,/ }; do
 		case $t in
-		ublk:*) d=ublk ;;
+		ublk:*) d=ublk ub+=" ${t#ublk:}" ;;
 		*)
-			d=block-batch
+			d=block-batch bb+=" $t"
 			# a block-batch test that runs kublk depends on it too
 			git -C "$tree" show "HEAD:tools/testing/selftests/block-batch/$t" \
 				2>/dev/null | grep -q kublk && dirs+=" ublk" ;;
@@ -257,8 +276,9 @@ outcome_key() {
 		HEAD:tools/testing/selftests/kselftest || echo none)"
 	echo "harness $harness"
 	for d in $dirs; do
-		echo "selftests/$d $(git -C "$tree" rev-parse --verify -q \
-			"HEAD:tools/testing/selftests/$d" || echo none)"
+		case $d in ublk) l=$ub ;; *) l=$bb ;; esac
+		# shellcheck disable=SC2086
+		echo "selftests/$d $(dir_key "$d" $l)"
 	done
 	echo "mutant $(git hash-object "$mdir/$1.patch")"
 	echo "options ${extra[*]}"

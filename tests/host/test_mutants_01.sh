@@ -215,11 +215,24 @@ git -C "$k" add -A && git -C "$k" commit -q -m "ublk test"
 mutants_run --resume 02 03 > "$T/table" 2> "$T/err" ||
 	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a ublk selftest change: rc=$?"; }
 [ ! -e "$T/mout/mutants/02-hangs/seen.diff" ] || fail "--resume ran 02 again after a change to another selftest directory"
+# in its own directory: another test added keeps it; a change to its own
+# test, or to a helper there (test_common.sh), does not
 echo 'exit 0' > "$k/tools/testing/selftests/block-batch/test_x_02.sh"
 git -C "$k" add -A && git -C "$k" commit -q -m "block-batch test"
 mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
-	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a block-batch selftest change: rc=$?"; }
-[ -e "$T/mout/mutants/02-hangs/seen.diff" ] || fail "--resume kept 02 after a change to its own selftest directory"
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after another block-batch test: rc=$?"; }
+[ ! -e "$T/mout/mutants/02-hangs/seen.diff" ] || fail "--resume ran 02 again after a test it does not run was added"
+echo '# changed' >> "$k/tools/testing/selftests/block-batch/test_x_01.sh"
+git -C "$k" add -A && git -C "$k" commit -q -m "x_01 changed"
+mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a change to its test: rc=$?"; }
+[ -e "$T/mout/mutants/02-hangs/seen.diff" ] || fail "--resume kept 02 after a change to its own test"
+rm -rf "$T/mout/mutants/02-hangs/"
+echo '# a helper' > "$k/tools/testing/selftests/block-batch/test_common.sh"
+git -C "$k" add -A && git -C "$k" commit -q -m "block-batch helper"
+mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a helper change: rc=$?"; }
+[ -e "$T/mout/mutants/02-hangs/seen.diff" ] || fail "--resume kept 02 after a change to test_common.sh of its directory"
 rm -rf "$T/mout/mutants/02-hangs/"
 echo '/* more */' > "$k/block/blk-extra.c"
 git -C "$k" add -A && git -C "$k" commit -q -m "kernel change"
@@ -236,9 +249,15 @@ rm -rf "$T/mout/mutants/02-hangs/"
 echo 'exit 0' > "$k/tools/testing/selftests/ublk/test_z_02.sh"
 git -C "$k" add -A && git -C "$k" commit -q -m "another ublk test"
 mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a ublk test: rc=$?"; }
+[ ! -e "$T/mout/mutants/02-hangs/seen.diff" ] ||
+	fail "--resume ran 02, whose test runs kublk, again after a ublk test was added"
+echo 'int kublk;' > "$k/tools/testing/selftests/ublk/kublk.c"
+git -C "$k" add -A && git -C "$k" commit -q -m "kublk change"
+mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
 	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a kublk change: rc=$?"; }
 [ -e "$T/mout/mutants/02-hangs/seen.diff" ] ||
-	fail "--resume kept 02, whose test runs kublk, after a change to the ublk directory"
+	fail "--resume kept 02, whose test runs kublk, after a change to kublk's source"
 # the guest's harness here: a configuration fragment
 rm -rf "$T/mout/mutants/02-hangs/"
 mkdir -p "$top/configs" && echo 'CONFIG_X=y' > "$top/configs/x.config"
