@@ -7,6 +7,8 @@
 # (two software queues of the one hardware queue) costs one
 # ->insert_requests() call and one queue run, not one per software queue,
 # for every elevator: kyber, which keeps its lists per hardware queue, too.
+# Passthrough requests go to the hardware queue's dispatch list, not to
+# the elevator, and are grouped by hardware queue only as well.
 # Without an elevator the split by software queue stays:
 # blk_mq_insert_requests() takes the requests of one software queue.
 # Devices: a null_blk with one hardware queue, and one with a hardware
@@ -14,13 +16,19 @@
 # and no elevator, on which fio's batches of 16 sleep for a tag, so that
 # the plug is flushed from schedule() into blk_mq_dispatch_list() and no
 # request is issued from the plug directly;
-# fio write+verify through libaio in io_submit() batches of 16 while a
+# and for passthrough requests the NVMe namespace named by BB_NVME_DEV
+# (only read) under mq-deadline, whose one poll queue both CPUs share
+# (booted with nvme.poll_queues=1).
+# fio write+verify through libaio in io_submit() batches of 16 (on the
+# namespace: NVMe reads through io_uring_cmd --hipri on its generic
+# character device, submitted 16 at a time) while a
 # loop moves fio between CPU 0 and CPU 1.  Kprobes on
 # blk_mq_flush_plug_list() and blk_mq_dispatch_list() and the block_getrq
 # event classify each flush that held requests of the device; each
 # request's software and hardware queue are its own rq->mq_ctx and
 # rq->mq_hctx, read by a kretprobe on __blk_mq_alloc_requests() just
-# before the request's block_getrq (not the
+# before the request's block_getrq (a passthrough request has no
+# block_getrq: the allocation itself counts it; not the
 # CPU that block_getrq fired on: the task may move to another CPU between
 # choosing the software queue and that event).
 #
@@ -39,7 +47,9 @@
 # held requests of two software queues in 3 runs (nothing tested), when an
 # insertion was seen outside a seen flush (a call site of
 # blk_mq_flush_plug_list() inlined), on one CPU, or when the kernel has no
-# kprobe events or inlined one of the functions.
+# kprobe events or inlined one of the functions; the passthrough case
+# skips without the namespace, its poll queue or fio's io_uring_cmd
+# engine.
 
 . "$(cd "$(dirname "$0")" && pwd)"/test_common.sh
 
@@ -109,6 +119,24 @@ _nullb_create "$dn" submit_queues=1 poll_queues=0 irqmode=2 \
 	completion_nsec=50000 hw_queue_depth=8 ||
 	_skip "cannot create a null_blk device with 8 tags"
 
+# the passthrough case's namespace, or why there is none
+pt_why='' ns='' ng=''
+if [ -z "${BB_NVME_DEV:-}" ]; then
+	pt_why="BB_NVME_DEV names no NVMe namespace"
+else
+	ns=${BB_NVME_DEV#/dev/}
+	ng=/dev/ng${ns#nvme}
+	if [ ! -c "$ng" ]; then
+		pt_why="$ns has no generic character device $ng"
+	elif [ "$(cat "/sys/block/$ns/queue/io_poll" 2>/dev/null)" != 1 ]; then
+		pt_why="$ns has no poll queue (boot with nvme.poll_queues=1)"
+	elif ! fio --enghelp 2>/dev/null | grep -qw io_uring_cmd; then
+		pt_why="fio has no io_uring_cmd ioengine"
+	elif why=$(_disk_in_use "$ns"); then
+		pt_why="refusing $ns: $why"
+	fi
+fi
+
 orig_tracing_on=$(cat "$BB_TRACEFS/tracing_on")
 _probes_remove
 trap _probes_remove EXIT
@@ -141,21 +169,27 @@ _mover() {
 	echo "$n"
 }
 
-# _plug2_run CASE -- fio write+verify on $dev while _mover moves it; the
-#   trace into $BB_TMP/trace.CASE, the moves into $BB_TMP/moves.CASE
+# _plug2_run CASE -- fio on $dev (write+verify; the passthrough case
+#   reads through $ng) while _mover moves it; the trace into
+#   $BB_TMP/trace.CASE, the moves into $BB_TMP/moves.CASE
 _plug2_run() {
-	local fio_pid mover_pid rc
+	local fio_pid mover_pid rc job
 
+	job=(--filename="/dev/$dev" --ioengine=libaio --direct=1 --rw=randwrite
+	     --verify=crc32c --do_verify=1 --verify_fatal=1 --verify_state_save=0)
+	# (--hipri is an engine option: after --ioengine; the character
+	# device takes no O_DIRECT; four times the requests, since its
+	# flushes are quick and fewer span a move)
+	[ "$dev" != "$ns" ] ||
+		job=(--filename="$ng" --ioengine=io_uring_cmd --cmd_type=nvme
+		     --hipri --rw=randread --size=64M)
 	echo > "$BB_TRACEFS/trace"
 	echo 1 > "$BB_TRACEFS/events/$GROUP/enable"
 	echo 1 > "$BB_TRACEFS/events/block/block_getrq/enable"
 	echo 1 > "$BB_TRACEFS/tracing_on"
-	fio --name=bb-plug2 --filename="/dev/$dev" --ioengine=libaio --thread \
-		--direct=1 --rw=randwrite --bs=4k --iodepth=32 \
+	fio --name=bb-plug2 --thread --bs=4k --iodepth=32 \
 		--iodepth_batch_submit=16 --iodepth_batch_complete_min=16 \
-		--size=16M --numjobs=1 \
-		--verify=crc32c --do_verify=1 --verify_fatal=1 \
-		--verify_state_save=0 > "$BB_TMP/fio.$1.log" 2>&1 &
+		--size=16M --numjobs=1 "${job[@]}" > "$BB_TMP/fio.$1.log" 2>&1 &
 	fio_pid=$!
 	_mover "$fio_pid" > "$BB_TMP/moves.$1" &
 	mover_pid=$!
@@ -173,7 +207,7 @@ _plug2_run() {
 		return 1
 	fi
 	if ! _fio_ok $rc "$BB_TMP/fio.$1.log"; then
-		_fail_io "$1: fio write+verify on $dev failed"
+		_fail_io "$1: fio on $dev failed"
 		return 1
 	fi
 }
@@ -193,11 +227,21 @@ _plug2_run() {
 #   block_getrq ran on another CPU than that of most of their software
 #   queue's requests (the task moved in between), flushes with requests
 #   of two or more hardware queues, and flushes that called it less often
-#   than they held hardware queues but at least once.  A flush runs from a
+#   than they held hardware queues but at least once.  With AT_ALLOC (the
+#   passthrough case), a request counts at its allocation instead of its
+#   block_getrq, which a passthrough request does not have.  A flush runs from a
 #   task's blk_mq_flush_plug_list() entry to the matching return (a nested
 #   flush, from schedule() in the middle of one, counts as part of it).
 _plug2_classify() {
-	awk '
+	awk -v at_alloc="${2:-0}" '
+	# request(t, q, h, cpu): task t holds a request of software queue q
+	# and hardware queue h, seen on cpu, for its next flush
+	function request(t, q, h, cpu) {
+		addq(phl, phw, t, h)
+		oncpu[q SUBSEP cpu]++
+		pending[t]++
+		addq(pcl, pncpu, t, q)
+	}
 	# addq(set, n, t, k): count queue k once in the set of task t
 	function addq(set, n, t, k) {
 		if (!(t in set))
@@ -256,6 +300,13 @@ _plug2_classify() {
 				else if ($i ~ /^hctx=/)
 					ahw[t] = $i
 			}
+			if (at_alloc && actx[t] ~ /^ctx=0x[0-9a-f]+$/ &&
+			    actx[t] != "ctx=0x0" && ahw[t] ~ /^hctx=0x[0-9a-f]+$/ &&
+			    ahw[t] != "hctx=0x0") {
+				request(t, actx[t], ahw[t], $2)
+				delete actx[t]
+				delete ahw[t]
+			}
 		} else if ($0 ~ / block_getrq: /) {
 			# the software and hardware queue of the request: its
 			# mq_ctx and mq_hctx, from its allocation; pcl[t] and
@@ -266,15 +317,10 @@ _plug2_classify() {
 				unseen++
 				next
 			}
-			q = actx[t]
-			h = ahw[t]
+			# ($2: the CPU the event ran on)
+			request(t, actx[t], ahw[t], $2)
 			delete actx[t]
 			delete ahw[t]
-			addq(phl, phw, t, h)
-			# ($2: the CPU the event ran on)
-			oncpu[q SUBSEP $2]++
-			pending[t]++
-			addq(pcl, pncpu, t, q)
 		}
 	}
 	END {
@@ -294,12 +340,37 @@ _plug2_classify() {
 	}' "$BB_TMP/trace.$1"
 }
 
-# CASE: the elevator, and "@mq" for the device with a hardware queue per CPU
-for c in mq-deadline bfq kyber none mq-deadline@mq bfq@mq kyber@mq; do
+# _pt_restore -- the namespace's scheduler and passthrough statistics as
+#   they were before the passthrough case
+_pt_restore() {
+	[ -z "${pt_sched:-}" ] || _set_sched "$ns" "$pt_sched" ||
+		_fail "$ns: cannot select $pt_sched again"
+	[ -z "${pt_stats:-}" ] ||
+		echo "$pt_stats" > "/sys/block/$ns/queue/iostats_passthrough"
+	pt_sched='' pt_stats=''
+}
+trap '_probes_remove; _pt_restore' EXIT
+
+# CASE: the elevator, "@mq" for the device with a hardware queue per CPU,
+# "@pt" for passthrough requests on the NVMe namespace
+for c in mq-deadline bfq kyber none mq-deadline@mq bfq@mq kyber@mq \
+	 mq-deadline@pt; do
 	_stalled && break
 	s=${c%@*} dev=$d
 	[ "$s" != none ] || dev=$dn
 	[ "$c" = "$s" ] || dev=$dm
+	if [ "$c" = mq-deadline@pt ]; then
+		if [ -n "$pt_why" ]; then
+			_skip_later "$c: $pt_why"
+			continue
+		fi
+		dev=$ns
+		pt_sched=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' "/sys/block/$ns/queue/scheduler")
+		# counted in the disk's statistics, which the watchdog reads
+		pt_stats=$(cat "/sys/block/$ns/queue/iostats_passthrough" 2>/dev/null)
+		[ -z "$pt_stats" ] ||
+			echo 1 > "/sys/block/$ns/queue/iostats_passthrough"
+	fi
 	# (not available: a skip reason of the test)
 	_require_sched "$dev" "$s" || continue
 	if ! _set_sched "$dev" "$s"; then
@@ -313,7 +384,8 @@ for c in mq-deadline bfq kyber none mq-deadline@mq bfq@mq kyber@mq; do
 	for run in $(seq "$MAX_RUNS"); do
 		_plug2_run "$c.$run" || break
 		read -r flushes spanning multi maxdl dlall nodl outside sspan \
-			sspan1 unseen moved hspan mixed < <(_plug2_classify "$c.$run")
+			sspan1 unseen moved hspan mixed < \
+			<(_plug2_classify "$c.$run" "$([ "$dev" = "$ns" ] && echo 1)")
 		_log "$c run $run: $flushes flushes of $dev's requests," \
 		     "$spanning with requests of two software queues," \
 		     "$hspan of two hardware queues," \
@@ -394,6 +466,7 @@ for c in mq-deadline bfq kyber none mq-deadline@mq bfq@mq kyber@mq; do
 			    "two $queues in $MAX_RUNS runs (needs $MIN_SPANNING)"
 	fi
 	_watchdog_stop
+	[ "$dev" != "$ns" ] || _stalled || _pt_restore
 done
 _probes_remove
 
