@@ -166,12 +166,12 @@ fi
 # is the group to kill
 setsid timeout -k 10 "$tmo" "${cmd[@]}" </dev/null &
 pid=$!
-wpid= silent=
+wpid='' silent=''
 if [ -n "$silence" ]; then
 	# the watcher: kills the guest's group once the console log has not
-	# grown for SILENCE seconds, and leaves a mark for the exit status
+	# grown for SILENCE seconds, and writes the mark of the exit status
+	# into its own empty file
 	silent=$(mktemp) || die "cannot create a temporary file"
-	rm -f "$silent"
 	(
 		last=-1 since=$SECONDS
 		while sleep 1; do
@@ -179,23 +179,29 @@ if [ -n "$silence" ]; then
 			if [ "$size" != "$last" ]; then
 				last=$size since=$SECONDS
 			elif [ $((SECONDS - since)) -ge "$silence" ]; then
-				: > "$silent"
+				echo silent > "$silent"
 				kill -- "-$pid" 2>/dev/null
+				sleep 10
+				kill -KILL -- "-$pid" 2>/dev/null
 				exit 0
 			fi
 		done
 	) &
 	wpid=$!
 fi
-# stop_watch -- end the watcher, if any
-stop_watch() { [ -z "$wpid" ] || kill "$wpid" 2>/dev/null; }
+# stop_watch -- end the watcher, if any, and remove its file
+stop_watch() {
+	[ -z "$wpid" ] || kill "$wpid" 2>/dev/null
+	[ -z "$silent" ] || rm -f "$silent"
+}
 trap 'kill -- "-$pid" 2>/dev/null; stop_watch; exit 143' TERM HUP
 trap 'kill -- "-$pid" 2>/dev/null; stop_watch; exit 130' INT
 wait "$pid"
 rc=$?
+hung=0
+[ -z "$silent" ] || [ ! -s "$silent" ] || hung=1
 stop_watch
-if [ -n "$silent" ] && [ -e "$silent" ]; then
-	rm -f "$silent"
+if [ $hung -eq 1 ]; then
 	warn "guest console silent for ${silence}s: killed as hung"
 	echo "BB-GUEST-SILENT after ${silence}s" >> "$log"
 	exit 124

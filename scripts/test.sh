@@ -421,12 +421,15 @@ elif [ -z "$tests_opt" ]; then
 fi
 [ -z "$blktests" ] || append+=" bb.blktests=$blktests"
 guest_tmo=${BB_GUEST_TIMEOUT:-3600}
-# A guest whose console says nothing for this long is hung, not slow: the
-# kselftest runner prints at least every 600 s (settings: its timeout)
+# A guest whose console says nothing for this long is hung, not slow:
+# twice the kselftest runner's per-test timeout, after which it prints
+# (settings: 600 s; with --full, 3 x the stress time + 300 s); the
+# watchdogs of the tests print progress every 30 s besides
 guest_silence=${BB_GUEST_SILENCE:-1200}
 if [ $full -eq 1 ]; then
 	append+=" bb.stress_secs=${BB_FULL_STRESS_SECS:-300}"
 	guest_tmo=${BB_GUEST_TIMEOUT:-7200}
+	guest_silence=${BB_GUEST_SILENCE:-$((2 * (3 * ${BB_FULL_STRESS_SECS:-300} + 300)))}
 else
 	append+=" bb.stress_max=$STRESS_MAX"
 fi

@@ -102,23 +102,27 @@ while [ $# -gt 0 ]; do
 	shift
 done
 echo $$ > "${0%/*}/quiet.pid"
-for i in $(seq "${BB_TEST_TALK:-0}"); do echo "line $i" >> "$log"; sleep 1; done
+for i in $(seq "${BB_TEST_TALK:-0}"); do echo "line $i" >> "$log"; sleep 0.2; done
 [ -n "${BB_TEST_TALK:-}" ] && exit 0
 echo "the last line" >> "$log"
 sleep 60
 EOT
 chmod +x "$T/quiet"
 t0=$SECONDS
-"$TOP/scripts/boot.sh" -q "$T/quiet" -t 600 -w 2 "$T/k" "$T/i" "$T/log" 2> /dev/null
+# (its temporary file in a directory of its own: removed at the end)
+mkdir "$T/tmpdir"
+TMPDIR=$T/tmpdir "$TOP/scripts/boot.sh" -q "$T/quiet" -t 600 -w 2 "$T/k" "$T/i" "$T/log" 2> /dev/null
 rc=$?
 [ $rc -eq 124 ] && grep -q '^BB-GUEST-SILENT after 2s$' "$T/log" ||
 	{ cat "$T/log"; fail "a silent guest: rc=$rc, not 124 with BB-GUEST-SILENT"; }
 [ $((SECONDS - t0)) -lt 30 ] || fail "a silent guest ran $((SECONDS - t0))s, not killed at 2s of silence"
 ! kill -0 "$(cat "$T/quiet.pid")" 2> /dev/null || fail "the silent guest outlived its launcher"
-BB_TEST_TALK=5 "$TOP/scripts/boot.sh" -q "$T/quiet" -t 600 -w 2 "$T/k" "$T/i" "$T/log" 2> /dev/null
+BB_TEST_TALK=25 TMPDIR=$T/tmpdir "$TOP/scripts/boot.sh" -q "$T/quiet" -t 600 -w 2 "$T/k" "$T/i" "$T/log" 2> /dev/null
 rc=$?
-[ $rc -eq 0 ] && grep -q '^line 5$' "$T/log" && ! grep -q BB-GUEST "$T/log" ||
-	{ cat "$T/log"; fail "a guest that prints every second for 5s with -w 2: rc=$rc, not 0"; }
+[ $rc -eq 0 ] && grep -q '^line 25$' "$T/log" && ! grep -q BB-GUEST "$T/log" ||
+	{ cat "$T/log"; fail "a guest that prints every 0.2 s for 5 s with -w 2: rc=$rc, not 0"; }
+[ -z "$(ls -A "$T/tmpdir")" ] ||
+	fail "boot.sh -w left its temporary file behind: $(ls -A "$T/tmpdir")"
 expect_fail "-w '0': not a positive number" \
 	"$TOP/scripts/boot.sh" -n -w 0 "$T/k" "$T/i" "$T/log"
 echo "ok: a guest silent for -w seconds is killed (124), one that prints is not"
