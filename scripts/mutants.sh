@@ -256,7 +256,9 @@ dir_key() {
 # directory its tests come from or run tools of the dir_key of its tests
 # there, the kselftest runner, the guest's harness here, the mutant's blob
 # id and the options given to test.sh.  A test added to or changed in a
-# selftest directory leaves the outcomes of mutants that do not run it.
+# selftest directory leaves the outcomes of mutants that do not run it
+# (but with --ublk in the options, any change to the ublk selftests
+# counts: that option runs whole groups of them).
 outcome_key() {
 	local t d l dirs='' bb='' ub=''
 
@@ -280,6 +282,12 @@ outcome_key() {
 		# shellcheck disable=SC2086
 		echo "selftests/$d $(dir_key "$d" $l)"
 	done
+	# test.sh's --ublk runs whole groups of the ublk selftests: all of it
+	case " ${extra[*]} " in
+	*" --ublk "*)
+		echo "selftests/ublk-groups $(git -C "$tree" rev-parse --verify -q \
+			HEAD:tools/testing/selftests/ublk || echo none)" ;;
+	esac
 	echo "mutant $(git hash-object "$mdir/$1.patch")"
 	echo "options ${extra[*]}"
 }

@@ -258,6 +258,17 @@ mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
 	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a kublk change: rc=$?"; }
 [ -e "$T/mout/mutants/02-hangs/seen.diff" ] ||
 	fail "--resume kept 02, whose test runs kublk, after a change to kublk's source"
+# with --ublk in the options, whole groups of ublk tests run: another
+# ublk test voids the outcome
+mutants_run --resume 02 -- --ublk null > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume -- --ublk null: rc=$?"; }
+rm -rf "$T/mout/mutants/02-hangs/"
+echo 'exit 0' > "$k/tools/testing/selftests/ublk/test_z_03.sh"
+git -C "$k" add -A && git -C "$k" commit -q -m "a third ublk test"
+mutants_run --resume 02 -- --ublk null > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume -- --ublk null, after a ublk test: rc=$?"; }
+[ -e "$T/mout/mutants/02-hangs/seen.diff" ] ||
+	fail "--resume kept 02, run with --ublk, after a ublk test was added"
 # the guest's harness here: a configuration fragment
 rm -rf "$T/mout/mutants/02-hangs/"
 mkdir -p "$top/configs" && echo 'CONFIG_X=y' > "$top/configs/x.config"
