@@ -4,7 +4,8 @@
 # blktests/tests/block has its .out file and blktests' header (SPDX,
 # Copyright, DESCRIPTION, QUICK or TIMED); blktests/shim's ./check runs
 # fake cases with ./check's verdicts and output format (set_conditions()
-# before requires(), a failed test() status, a skip from test()); and
+# before requires(), a failed test() status, a skip from test(), a
+# registered cleanup); and
 # scripts/testlib/parse.sh reads both its lines and those of blktests'
 # own ./check.  With shellcheck installed, the cases and the shim pass it
 # as blktests' "make check" runs it.
@@ -49,20 +50,31 @@ case_hdr() {
 	'test() { echo "Running $TEST_NAME"; echo "Test complete"; }'; } > "$T/bt/tests/block/904"
 { case_hdr "skip in test"; printf '%s\n' \
 	'test() { echo "Running $TEST_NAME"; SKIP_REASONS+=("nothing happened"); return 1; }'; } > "$T/bt/tests/block/905"
-for c in 901 902 903 904 905; do
+# a registered cleanup runs after test(), also when test() exits the shell
+{ case_hdr "cleanup"; printf '%s\n' \
+	"gone() { echo \"\$TEST_NAME\" >> $T/cleaned; }" \
+	'test() { echo "Running $TEST_NAME"; _register_test_cleanup gone; echo "Test complete"; }'; } > "$T/bt/tests/block/906"
+{ case_hdr "cleanup on exit"; printf '%s\n' \
+	"gone() { echo \"\$TEST_NAME\" >> $T/cleaned; }" \
+	'test() { echo "Running $TEST_NAME"; _register_test_cleanup gone; exit 1; }'; } > "$T/bt/tests/block/907"
+for c in 901 902 903 904 905 906 907; do
 	printf 'Running block/%s\nTest complete\n' "$c" > "$T/bt/tests/block/$c.out"
 done
 {
 	echo BB-BLKTESTS-BEGIN
-	RESULTS_DIR=$T/res "$T/bt/check" block/901 block/902 block/903 block/904 block/905
+	RESULTS_DIR=$T/res "$T/bt/check" block/901 block/902 block/903 block/904 block/905 \
+		block/906 block/907
 	echo "BB-BLKTESTS-END rc=$?"
 } > "$T/shim.log" 2>&1
+printf '%s\n' block/906 block/907 | diff -u - "$T/cleaned" ||
+	fail "the shim did not run each registered cleanup once (after test(), and on an exit from it)"
 grep -q '^BB-BLKTESTS-END rc=1$' "$T/shim.log" || { cat "$T/shim.log"; fail "the shim did not exit 1 with failed cases"; }
 grep -qx 'block/904 (x=a) (conds) *\[passed\]' "$T/shim.log" ||
 	{ cat "$T/shim.log"; fail "the shim's line is not ./check's: NAME (COND) (DESCRIPTION) [STATUS]"; }
 blktests_results "$T/shim.log" | grep -v '^#' > "$T/got"
 printf '%s\n' 'passed|block/901' 'failed|block/902' 'failed|block/903' \
-	'passed|block/904 (x=a)' 'not run|block/904 (x=b)' 'not run|block/905' > "$T/want"
+	'passed|block/904 (x=a)' 'not run|block/904 (x=b)' 'not run|block/905' \
+	'passed|block/906' > "$T/want"
 diff -u "$T/want" "$T/got" || fail "the shim's verdicts, as parsed, are not the expected ones"
 blktests_results "$T/shim.log" | grep -qx '#|    no b here' || fail "a skip reason is not kept"
 echo "ok: the shim's verdicts: $(paste -sd' ' "$T/got")"

@@ -27,10 +27,12 @@
 # event classify each flush that held requests of the device; each
 # request's software and hardware queue are its own rq->mq_ctx and
 # rq->mq_hctx, read by a kretprobe on __blk_mq_alloc_requests() just
-# before the request's block_getrq (a passthrough request has no
-# block_getrq: the allocation itself counts it; not the
+# before the request's block_getrq (not the
 # CPU that block_getrq fired on: the task may move to another CPU between
-# choosing the software queue and that event).
+# choosing the software queue and that event).  A passthrough request has
+# no block_getrq, and io_uring's plug caches its requests, 16 from one
+# allocation, all of one software and hardware queue: there each
+# allocation on the poll queue counts, for the queues of its batch.
 #
 # Fails on a verify error, on a flush into an elevator that called
 # blk_mq_dispatch_list() more often than it held hardware queues (the
@@ -132,6 +134,8 @@ else
 		pt_why="$ns has no poll queue (boot with nvme.poll_queues=1)"
 	elif ! fio --enghelp 2>/dev/null | grep -qw io_uring_cmd; then
 		pt_why="fio has no io_uring_cmd ioengine"
+	elif [ ! -w "/sys/block/$ns/queue/iostats_passthrough" ]; then
+		pt_why="$ns has no iostats_passthrough: the watchdog would see none of its commands"
 	elif why=$(_disk_in_use "$ns"); then
 		pt_why="refusing $ns: $why"
 	fi
@@ -228,11 +232,16 @@ _plug2_run() {
 #   queue's requests (the task moved in between), flushes with requests
 #   of two or more hardware queues, and flushes that called it less often
 #   than they held hardware queues but at least once.  With AT_ALLOC (the
-#   passthrough case), a request counts at its allocation instead of its
-#   block_getrq, which a passthrough request does not have.  A flush runs from a
+#   passthrough case), an allocation counts instead of a block_getrq: one
+#   for each batch of requests that the plug caches (the request counts
+#   are then batches), only on the hardware queue that most allocations
+#   were on (the poll queue: not an admin command of fio's).  A flush runs from a
 #   task's blk_mq_flush_plug_list() entry to the matching return (a nested
 #   flush, from schedule() in the middle of one, counts as part of it).
 _plug2_classify() {
+	local files=("$BB_TMP/trace.$1")
+
+	[ "${2:-0}" = 1 ] && files+=("$BB_TMP/trace.$1")
 	awk -v at_alloc="${2:-0}" '
 	# request(t, q, h, cpu): task t holds a request of software queue q
 	# and hardware queue h, seen on cpu, for its next flush
@@ -250,6 +259,20 @@ _plug2_classify() {
 			set[t] = set[t] k " "
 			n[t]++
 		}
+	}
+	# with at_alloc, the trace twice: first the hardware queue of most
+	# allocations
+	at_alloc && FNR == NR {
+		if ($0 ~ / alloc: \(/ && match($0, /hctx=0x[0-9a-f]+/))
+			nalloc[substr($0, RSTART, RLENGTH)]++
+		next
+	}
+	at_alloc && poll == "" {
+		for (h in nalloc)
+			if (nalloc[h] > nbest) {
+				nbest = nalloc[h]
+				poll = h
+			}
 	}
 	$0 ~ /^ *#/ { next }
 	{
@@ -301,8 +324,7 @@ _plug2_classify() {
 					ahw[t] = $i
 			}
 			if (at_alloc && actx[t] ~ /^ctx=0x[0-9a-f]+$/ &&
-			    actx[t] != "ctx=0x0" && ahw[t] ~ /^hctx=0x[0-9a-f]+$/ &&
-			    ahw[t] != "hctx=0x0") {
+			    actx[t] != "ctx=0x0" && ahw[t] == poll) {
 				request(t, actx[t], ahw[t], $2)
 				delete actx[t]
 				delete ahw[t]
@@ -337,7 +359,7 @@ _plug2_classify() {
 		printf "%d %d %d %d %d %d %d %d %d %d %d %d %d\n", flushes,
 			spanning, multi, maxdl, dlall, nodl, outside, sspan,
 			sspan1, unseen, moved, hspan, mixed
-	}' "$BB_TMP/trace.$1"
+	}' "${files[@]}"
 }
 
 # _pt_restore -- the namespace's scheduler and passthrough statistics as
@@ -349,7 +371,9 @@ _pt_restore() {
 		echo "$pt_stats" > "/sys/block/$ns/queue/iostats_passthrough"
 	pt_sched='' pt_stats=''
 }
-trap '_probes_remove; _pt_restore' EXIT
+# (not after a stall: selecting a scheduler freezes the queue, which a
+# stranded request keeps from freezing)
+trap '_probes_remove; _stalled || _pt_restore' EXIT
 
 # CASE: the elevator, "@mq" for the device with a hardware queue per CPU,
 # "@pt" for passthrough requests on the NVMe namespace
@@ -367,9 +391,8 @@ for c in mq-deadline bfq kyber none mq-deadline@mq bfq@mq kyber@mq \
 		dev=$ns
 		pt_sched=$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' "/sys/block/$ns/queue/scheduler")
 		# counted in the disk's statistics, which the watchdog reads
-		pt_stats=$(cat "/sys/block/$ns/queue/iostats_passthrough" 2>/dev/null)
-		[ -z "$pt_stats" ] ||
-			echo 1 > "/sys/block/$ns/queue/iostats_passthrough"
+		pt_stats=$(cat "/sys/block/$ns/queue/iostats_passthrough")
+		echo 1 > "/sys/block/$ns/queue/iostats_passthrough"
 	fi
 	# (not available: a skip reason of the test)
 	_require_sched "$dev" "$s" || continue
@@ -469,5 +492,6 @@ for c in mq-deadline bfq kyber none mq-deadline@mq bfq@mq kyber@mq \
 	[ "$dev" != "$ns" ] || _stalled || _pt_restore
 done
 _probes_remove
+_stalled || _pt_restore
 
 _show_result
