@@ -48,7 +48,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-need_tools git sed awk
+need_tools git sed awk flock
 [ -r "$pdir/series" ] || die "no series file in $pdir"
 
 # --- parse the series -------------------------------------------------------
@@ -115,6 +115,16 @@ if [ -n "$kdir" ]; then
 	info "applying to new branch '$branch' of $kdir, in worktree $target"
 else
 	target=$("$BB_TOP/scripts/fetch-base.sh") || exit 1
+	# One application to the cached base at a time: two 'git am' at once
+	# break its index ("unable to write index file").  A second command
+	# waits for the first, up to BB_APPLY_WAIT seconds (1800); the lock
+	# goes with this process.
+	exec 8> "$target.apply-lock" || die "cannot create $target.apply-lock"
+	if ! flock -n 8; then
+		info "waiting for another command that applies the series to $target"
+		flock -w "${BB_APPLY_WAIT:-1800}" 8 ||
+			die "another command kept applying the series to $target for ${BB_APPLY_WAIT:-1800}s"
+	fi
 	branch=${branch:-block-batch}
 	[ -d "$target/.git/rebase-apply" ] && git -C "$target" am --abort >/dev/null 2>&1
 	git -C "$target" checkout -q -f -B "$branch" block-batch-base ||
@@ -129,7 +139,7 @@ git -C "$target" config user.name >/dev/null 2>&1 ||
 # --- apply -----------------------------------------------------------------
 n=0
 mkdir -p "$BB_CACHE"
-log=$BB_CACHE/am.log
+log=$target.am.log
 for p in "${patches[@]}"; do
 	n=$((n + 1))
 	if ! git -C "$target" am -q --keep-cr "$pdir/$p" >"$log" 2>&1; then
