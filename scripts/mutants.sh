@@ -29,10 +29,10 @@
 # The mutant worktree is back at the clean series when this exits.
 # Each mutant's outcome is also kept in $BB_OUT/mutants/NAME.outcome, with
 # what it depends on: the applied series' files outside
-# tools/testing/selftests, in the selftest directories of its own tests
-# and of the tools they run (kublk for a block-batch test that uses it)
-# those tests and every file that is not a test script, the kselftest
-# runner, what shapes the guest here (configs/, scripts/guest/, and
+# tools/testing/selftests and Documentation/, in the selftest directories
+# of its own tests and of the tools they run (kublk for a block-batch test
+# that uses it) those tests and every file that is not a test script, the
+# kselftest runner, what shapes the guest here (configs/, scripts/guest/, and
 # blktests/ when the options name blktests cases), the mutant's blob id
 # and the options it ran with (not the series' commit: each application
 # of patches/ makes new commits of the same files; not its whole tree,
@@ -156,8 +156,10 @@ flock -n 9 || die "another scripts/mutants.sh is using $BB_CACHE/mutant-trees"
 
 tree=$("$BB_TOP/scripts/apply-series.sh" 9>&-) || die "cannot apply the series"
 head=$(git -C "$tree" rev-parse --verify HEAD) || die "no HEAD in $tree"
-# the series' files outside the selftests, as one id
-ktree=$(git -C "$tree" ls-tree -r HEAD | grep -v '	tools/testing/selftests/' |
+# the series' files outside the selftests and Documentation/ (which no
+# kernel build reads), as one id
+ktree=$(git -C "$tree" ls-tree -r HEAD |
+	grep -v -e '	tools/testing/selftests/' -e '	Documentation/' |
 	git hash-object --stdin) || die "cannot list the files of $tree"
 # what shapes the guest here: the kernel's configuration fragments, the
 # guest's scripts, and the blktests cases when the options run some
@@ -252,9 +254,9 @@ dir_key() {
 }
 
 # outcome_key M -- what an outcome of mutant M holds for, a line each: the
-# series' files outside tools/testing/selftests, for each selftest
-# directory its tests come from or run tools of the dir_key of its tests
-# there, the kselftest runner, the guest's harness here, the mutant's blob
+# series' files outside tools/testing/selftests and Documentation/, for
+# each selftest directory its tests come from or run tools of the dir_key
+# of its tests there, the kselftest runner, the guest's harness here, the mutant's blob
 # id and the options given to test.sh.  A test added to or changed in a
 # selftest directory leaves the outcomes of mutants that do not run it
 # (but with --ublk in the options, any change to the ublk selftests

@@ -234,6 +234,16 @@ mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
 	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a helper change: rc=$?"; }
 [ -e "$T/mout/mutants/02-hangs/seen.diff" ] || fail "--resume kept 02 after a change to test_common.sh of its directory"
 rm -rf "$T/mout/mutants/02-hangs/"
+# (a change to Documentation/ keeps it: no kernel build reads it)
+mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume 02: rc=$?"; }
+rm -rf "$T/mout/mutants/02-hangs/"
+mkdir -p "$k/Documentation/block"
+echo 'Some text.' > "$k/Documentation/block/x.rst"
+git -C "$k" add -A && git -C "$k" commit -q -m "documentation change"
+mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
+	{ cat "$T/table" "$T/err"; fail "mutants.sh --resume after a Documentation/ change: rc=$?"; }
+[ ! -e "$T/mout/mutants/02-hangs/seen.diff" ] || fail "--resume ran 02 again after a change to Documentation/ only"
 echo '/* more */' > "$k/block/blk-extra.c"
 git -C "$k" add -A && git -C "$k" commit -q -m "kernel change"
 mutants_run --resume 02 > "$T/table" 2> "$T/err" ||
