@@ -256,8 +256,8 @@ dir_key() {
 # outcome_key M -- what an outcome of mutant M holds for, a line each: the
 # series' files outside tools/testing/selftests and Documentation/, for
 # each selftest directory its tests come from or run tools of the dir_key
-# of its tests there, the kselftest runner, the guest's harness here, the mutant's blob
-# id and the options given to test.sh.  A test added to or changed in a
+# of its tests there, the kselftest runner, the guest's harness here, the
+# mutant's blob id and the options given to test.sh.  A test added to or changed in a
 # selftest directory leaves the outcomes of mutants that do not run it
 # (but with --ublk in the options, any change to the ublk selftests
 # counts: that option runs whole groups of them).
