@@ -18,11 +18,16 @@
 #   -s SMP      vCPUs (default 2)
 #   -m MEM      memory (default 2G)
 #   -t TIMEOUT  seconds until the guest is killed (default 1800)
-#   -w SILENCE  seconds without a byte on the console after which the
-#               guest is killed as hung (default: never).  A kernel whose
-#               vCPUs all spin with interrupts off prints nothing more,
-#               not even the hung task detector's report, so only the
-#               console's silence tells it from a slow guest
+#   -w SILENCE  seconds without a line from the guest's user space on the
+#               console after which the guest is killed as hung (default:
+#               never).  A kernel whose vCPUs all spin with interrupts off
+#               prints nothing more, not even the hung task detector's
+#               report; one that deadlocked with a vCPU still taking
+#               interrupts prints the RCU stall detector's and the soft
+#               lockup detector's reports for ever.  Kernel messages (lines
+#               that begin with printk's "[ seconds.micro]") are therefore
+#               not progress: only the silence of the tests and their
+#               runner tells a hung guest from a slow one
 #   -x APPEND   more kernel command line, after "console=ttyS0 panic=-1
 #               null_blk.nr_devices=0"; each -x adds to it.  With -d,
 #               bb.scratch=N follows: the number of scratch block devices
@@ -168,17 +173,33 @@ setsid timeout -k 10 "$tmo" "${cmd[@]}" </dev/null &
 pid=$!
 wpid='' silent=''
 if [ -n "$silence" ]; then
-	# the watcher: kills the guest's group once the console log has not
-	# grown for SILENCE seconds, and writes the mark of the exit status
-	# into its own empty file
+	# the watcher: kills the guest's group once no line but kernel
+	# messages has come to the console for SILENCE seconds, and writes
+	# the mark of the exit status into its own empty file.  It reads the
+	# complete lines written since it last looked (bytes, NULs as
+	# blanks, so that its offset stays that of the file)
 	silent=$(mktemp) || die "cannot create a temporary file"
 	(
-		last=-1 since=$SECONDS
+		export LC_ALL=C
+		off=0 since=$SECONDS
 		while sleep 1; do
 			size=$(stat -c %s "$log" 2>/dev/null) || size=0
-			if [ "$size" != "$last" ]; then
-				last=$size since=$SECONDS
-			elif [ $((SECONDS - since)) -ge "$silence" ]; then
+			if [ "$size" -gt "$off" ]; then
+				new=$(tail -c +$((off + 1)) "$log" | head -c $((size - off)) |
+				      tr '\0' ' '; printf x)
+				new=${new%x}
+				case $new in
+				*$'\n'*)
+					new=${new%$'\n'*}
+					off=$((off + ${#new} + 1))
+					if printf '%s\n' "$new" 2> /dev/null |
+					   grep -qv '^[[:cntrl:]]*\[ *[0-9]*\.[0-9]*\]'; then
+						since=$SECONDS
+					fi
+					;;
+				esac
+			fi
+			if [ $((SECONDS - since)) -ge "$silence" ]; then
 				echo silent > "$silent"
 				kill -- "-$pid" 2>/dev/null
 				sleep 10

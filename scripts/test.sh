@@ -421,7 +421,8 @@ elif [ -z "$tests_opt" ]; then
 fi
 [ -z "$blktests" ] || append+=" bb.blktests=$blktests"
 guest_tmo=${BB_GUEST_TIMEOUT:-3600}
-# A guest whose console says nothing for this long is hung, not slow:
+# A guest whose console says nothing for this long but kernel messages
+# (boot.sh -w) is hung, not slow:
 # twice the kselftest runner's per-test timeout, after which it prints
 # (settings: 600 s; with --full, 3 x the stress time + 300 s); the
 # watchdogs of the tests print progress every 30 s besides

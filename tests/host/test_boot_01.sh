@@ -105,6 +105,12 @@ echo $$ > "${0%/*}/quiet.pid"
 for i in $(seq "${BB_TEST_TALK:-0}"); do echo "line $i" >> "$log"; sleep 0.2; done
 [ -n "${BB_TEST_TALK:-}" ] && exit 0
 echo "the last line" >> "$log"
+# a deadlocked kernel that still takes interrupts: its stall reports
+for i in $(seq "${BB_TEST_KMSG:-0}"); do
+	printf '[  %d.%06d] watchdog: BUG: soft lockup - CPU#0 stuck for %ds!\r\n' \
+		$((100 + i)) $((i * 1000)) "$i" >> "$log"
+	sleep 0.2
+done
 sleep 60
 EOT
 chmod +x "$T/quiet"
@@ -117,6 +123,14 @@ rc=$?
 	{ cat "$T/log"; fail "a silent guest: rc=$rc, not 124 with BB-GUEST-SILENT"; }
 [ $((SECONDS - t0)) -lt 30 ] || fail "a silent guest ran $((SECONDS - t0))s, not killed at 2s of silence"
 ! kill -0 "$(cat "$T/quiet.pid")" 2> /dev/null || fail "the silent guest outlived its launcher"
+t0=$SECONDS
+BB_TEST_KMSG=250 TMPDIR=$T/tmpdir "$TOP/scripts/boot.sh" -q "$T/quiet" -t 600 -w 2 "$T/k" "$T/i" "$T/log" 2> /dev/null
+rc=$?
+[ $rc -eq 124 ] && grep -q '^BB-GUEST-SILENT after 2s$' "$T/log" &&
+	grep -q 'soft lockup' "$T/log" ||
+	{ cat "$T/log"; fail "a guest that prints only kernel reports: rc=$rc, not 124 with BB-GUEST-SILENT"; }
+[ $((SECONDS - t0)) -lt 30 ] ||
+	fail "a guest that prints only kernel reports ran $((SECONDS - t0))s, not killed at 2s without a line of its user space"
 BB_TEST_TALK=25 TMPDIR=$T/tmpdir "$TOP/scripts/boot.sh" -q "$T/quiet" -t 600 -w 2 "$T/k" "$T/i" "$T/log" 2> /dev/null
 rc=$?
 [ $rc -eq 0 ] && grep -q '^line 25$' "$T/log" && ! grep -q BB-GUEST "$T/log" ||
@@ -125,4 +139,4 @@ rc=$?
 	fail "boot.sh -w left its temporary file behind: $(ls -A "$T/tmpdir")"
 expect_fail "-w '0': not a positive number" \
 	"$TOP/scripts/boot.sh" -n -w 0 "$T/k" "$T/i" "$T/log"
-echo "ok: a guest silent for -w seconds is killed (124), one that prints is not"
+echo "ok: a guest silent for -w seconds, or with only kernel reports, is killed (124), one whose user space prints is not"
