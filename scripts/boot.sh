@@ -223,7 +223,7 @@ hung=0
 [ -z "$silent" ] || [ ! -s "$silent" ] || hung=1
 stop_watch
 if [ $hung -eq 1 ]; then
-	warn "guest console silent for ${silence}s: killed as hung"
+	warn "no line but kernel messages on the guest console for ${silence}s: killed as hung"
 	echo "BB-GUEST-SILENT after ${silence}s" >> "$log"
 	exit 124
 fi
