@@ -158,7 +158,7 @@ tree=$("$BB_TOP/scripts/apply-series.sh" 9>&-) || die "cannot apply the series"
 head=$(git -C "$tree" rev-parse --verify HEAD) || die "no HEAD in $tree"
 # the series' files outside the selftests and Documentation/ (which no
 # kernel build reads), as one id
-ktree=$(git -C "$tree" ls-tree -r HEAD |
+ktree=$(git -C "$tree" ls-tree -r "$head" |
 	grep -v -e '	tools/testing/selftests/' -e '	Documentation/' |
 	git hash-object --stdin) || die "cannot list the files of $tree"
 # what shapes the guest here: the kernel's configuration fragments, the
@@ -245,9 +245,9 @@ dir_key() {
 	local d=$1
 
 	shift
-	git -C "$tree" rev-parse --verify -q "HEAD:tools/testing/selftests/$d" \
+	git -C "$tree" rev-parse --verify -q "$head:tools/testing/selftests/$d" \
 		> /dev/null || { echo none; return; }
-	git -C "$tree" ls-tree -r "HEAD:tools/testing/selftests/$d" |
+	git -C "$tree" ls-tree -r "$head:tools/testing/selftests/$d" |
 		awk -F'\t' -v want=" $* " '{ n = $2; sub(/.*\//, "", n) }
 			n !~ /^test_[a-z0-9]+_[0-9]+\.sh$/ || index(want, " " $2 " ")' |
 		git hash-object --stdin
@@ -270,14 +270,14 @@ outcome_key() {
 		*)
 			d=block-batch bb+=" $t"
 			# a block-batch test that runs kublk depends on it too
-			git -C "$tree" show "HEAD:tools/testing/selftests/block-batch/$t" \
+			git -C "$tree" show "$head:tools/testing/selftests/block-batch/$t" \
 				2>/dev/null | grep -q kublk && dirs+=" ublk" ;;
 		esac
 		case " $dirs " in *" $d "*) ;; *) dirs+=" $d" ;; esac
 	done
 	echo "kernel $ktree"
 	echo "runner $(git -C "$tree" rev-parse --verify -q \
-		HEAD:tools/testing/selftests/kselftest || echo none)"
+		"$head:tools/testing/selftests/kselftest" || echo none)"
 	echo "harness $harness"
 	for d in $dirs; do
 		case $d in ublk) l=$ub ;; *) l=$bb ;; esac
@@ -288,7 +288,7 @@ outcome_key() {
 	case " ${extra[*]} " in
 	*" --ublk "*)
 		echo "selftests/ublk-groups $(git -C "$tree" rev-parse --verify -q \
-			HEAD:tools/testing/selftests/ublk || echo none)" ;;
+			"$head:tools/testing/selftests/ublk" || echo none)" ;;
 	esac
 	echo "mutant $(git hash-object "$mdir/$1.patch")"
 	echo "options ${extra[*]}"

@@ -122,6 +122,12 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$BB_OUT"
 git -C "$tree" diff > "$BB_OUT/seen.diff"
+# another command applying the series to the same tree meanwhile: its
+# HEAD moves on, to a commit with other selftests
+if [ -n "${BB_TEST_MOVE_SERIES:-}" ]; then
+	echo "# moved" >> "$BB_TEST_MOVE_SERIES/tools/testing/selftests/block-batch/test_x_01.sh"
+	git -C "$BB_TEST_MOVE_SERIES" -c user.name=t -c user.email=t@t commit -q -am moved
+fi
 echo "$tests" > "$BB_OUT/seen.tests"
 echo "TAP version 13"
 f=$tree/block/blk-core.c
@@ -333,6 +339,21 @@ rm "$md/06-notests.patch"
 sed 's/^Expect: .*/Expect: maybe/' "$md/02-hangs.patch" > "$md/07-maybe.patch"
 expect_fail "'Expect: maybe' is not fail, stall or not-caught" mutants_run 07-maybe.patch
 rm "$md/07-maybe.patch"
+
+# The keys a run writes are those of the series it applied at its start,
+# even when another command applies the series to the same tree while it
+# runs: after the tree is back, --resume keeps all three outcomes.
+rm -rf "$T/mout"
+orig=$(git -C "$k" rev-parse HEAD)
+BB_TEST_MOVE_SERIES=$k mutants_run 01 02 03 > "$T/table" 2> "$T/err"
+[ "$(git -C "$k" rev-parse HEAD)" != "$orig" ] ||
+	fail "the stub did not move the series' HEAD"
+git -C "$k" reset -q --hard "$orig"
+mutants_run --resume 01 02 03 > "$T/table" 2> "$T/err"
+grep -q '^3 of them kept from earlier runs' "$T/table" ||
+	{ cat "$T/table"; fail "keys followed the series' HEAD while it moved, not the series the run applied"; }
+clean_at_series
+echo "ok: another application of the series during a run leaves its keys as they were"
 
 # --- the real mutants against the cached applied series (read only) ---------
 tree=$cache/base/$(sed -n 's/^BASE_VERSION=//p' "$TOP/base.lock" | tr '~:' '__')/linux
