@@ -185,7 +185,7 @@ if [ -n "$silence" ]; then
 		while sleep 1; do
 			size=$(stat -c %s "$log" 2>/dev/null) || size=0
 			if [ "$size" -gt "$off" ]; then
-				new=$(tail -c +$((off + 1)) "$log" | head -c $((size - off)) |
+				new=$(tail -c +$((off + 1)) "$log" 2> /dev/null | head -c $((size - off)) |
 				      tr '\0' ' '; printf x)
 				new=${new%x}
 				case $new in
