@@ -18,7 +18,7 @@ set -u
 PKGS=(qemu-system-x86 busybox-static fio liburing-dev sparse ccache flex bison
       bc libelf-dev libssl-dev cpio kmod xz-utils gcc make perl git file
       coreutils util-linux python3-ply python3-git rsync dmsetup git-email
-      libmailtools-perl b4)
+      libmailtools-perl b4 strace)
 OPTIONAL=()
 case ${1:-} in
 "") ;;

@@ -15,8 +15,8 @@
 #   -u OBJ: also the kernel tree's own ublk kselftests (kublk), built against
 #   the uapi headers of build directory OBJ ("make headers" there) and a
 #   liburing of 2.4 or later (scripts/install-liburing.sh, linked statically),
-#   with what they run: mkfs.ext4, lsblk, coreutils' mktemp and realpath,
-#   and a udevadm for "settle".
+#   with what they run: mkfs.ext4, lsblk, strace, coreutils' mktemp and
+#   realpath, and a udevadm for "settle".
 # The blktests cases go to /blktests with blktests/shim's ./check, or with
 # the blktests checkout named by BB_BLKTESTS and the tools its ./check
 # needs that busybox lacks (mktemp, realpath, find, grep, column, findmnt,
@@ -61,7 +61,7 @@ targets=block-batch ksflags=()
 if [ -n "$ublk_obj" ]; then
 	[ -f "$ktree/tools/testing/selftests/ublk/Makefile" ] ||
 		die "-u: $ktree has no tools/testing/selftests/ublk"
-	need_tools mkfs.ext4 lsblk
+	need_tools mkfs.ext4 lsblk strace
 	bb_ublk_selftest_flags "$ktree" "$ublk_obj" ||
 		die "-u: cannot build the ublk selftests"
 	targets+=" ublk"
@@ -169,6 +169,8 @@ if [ -n "$ublk_obj" ]; then
 	[ -x "$root/kselftest/ublk/kublk" ] || die "-u: the ublk selftests' kublk was not built"
 	copy_bin "$(command -v mkfs.ext4)" /sbin/mkfs.ext4
 	copy_bin "$(command -v lsblk)" /usr/bin/lsblk
+	# test_null_04 holds kublk del and its server in order with it
+	copy_bin "$(command -v strace)" /usr/bin/strace
 	# busybox's mktemp fails on their relative templates
 	# (./ublktest-dir/TID.XXXXXX): coreutils' mktemp and realpath
 	rm -f "$root/bin/mktemp" "$root/bin/realpath"
