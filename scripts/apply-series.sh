@@ -12,7 +12,9 @@
 # and regenerated from it by scripts/refresh-series.sh.
 #
 # Without --kdir the series goes onto branch 'block-batch' of the cached base
-# tree (scripts/fetch-base.sh).  With --kdir (or KDIR=) a *new* branch is made
+# tree (scripts/fetch-base.sh), unless that branch already holds the same
+# patches on the same base with no change since (recorded in
+# $target.applied): then the tree is left as it is.  With --kdir (or KDIR=) a *new* branch is made
 # in a new worktree of the user's tree, so the user's checked-out branch and
 # working tree are never touched.  A dirty tree is refused.  On any failure the
 # patch and file are named, 'git am --abort' runs and everything this script
@@ -126,6 +128,20 @@ else
 			die "another command kept applying the series to $target for ${BB_APPLY_WAIT:-1800}s"
 	fi
 	branch=${branch:-block-batch}
+	# The same series on the same base, already applied and untouched:
+	# leave the tree as it is, so that a command still reading it (a
+	# build, checkpatch, a mutant's worktree) does not see it reset.
+	stamp="$(git -C "$target" rev-parse -q --verify block-batch-base) $(
+		for p in "${patches[@]}"; do cat "$pdir/$p"; done | git hash-object --stdin)"
+	if [ -f "$target.applied" ] &&
+	   [ "$(cat "$target.applied")" = "$stamp $(git -C "$target" rev-parse -q --verify HEAD)" ] &&
+	   [ "$(git -C "$target" symbolic-ref -q HEAD)" = "refs/heads/$branch" ] &&
+	   [ -z "$(git -C "$target" status --porcelain)" ]; then
+		info "the series is on branch '$branch' of the cached base $target already, untouched"
+		echo "$target"
+		exit 0
+	fi
+	rm -f "$target.applied"
 	[ -d "$target/.git/rebase-apply" ] && git -C "$target" am --abort >/dev/null 2>&1
 	git -C "$target" checkout -q -f -B "$branch" block-batch-base ||
 		die "cannot reset branch $branch of $target"
@@ -150,4 +166,6 @@ for p in "${patches[@]}"; do
 	fi
 done
 info "applied ${#patches[@]} patch(es) onto $(git -C "$target" rev-parse --short HEAD~${#patches[@]})"
+[ -n "$kdir" ] || echo "$stamp $(git -C "$target" rev-parse HEAD)" > "$target.applied" ||
+	die "cannot write $target.applied"
 echo "$target"
