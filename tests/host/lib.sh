@@ -32,6 +32,27 @@ mk_fake_kernel() {
 		git -C "$1" commit -q -m base
 }
 
+# cached_base CACHE -- where fetch-base.sh keeps the base of base.lock in
+# the cache CACHE
+cached_base() {
+	local v
+
+	v=$(sed -n 's/^BASE_VERSION=//p' "$TOP/base.lock")
+	echo "$1/base/${v//[~:]/_}/linux"
+}
+
+# mk_cached_base -- a fake kernel as fetch-base.sh leaves the cached base
+# in $BB_CACHE (its fast path: the tree, tagged block-batch-base); prints
+# its path
+mk_cached_base() {
+	local base
+
+	base=$(cached_base "$BB_CACHE")
+	mk_fake_kernel "$base"
+	git -C "$base" tag block-batch-base
+	echo "$base"
+}
+
 # mk_fake_series DIR -- a two-patch series for the fake kernel, as
 # patches/ holds it: the first patch edits an existing file and adds a new
 # directory, the second only edits.

@@ -7,11 +7,7 @@
 # command is done, it applies.
 . "$(dirname "$0")/lib.sh"
 
-# a cached base as fetch-base.sh leaves it (its fast path)
-v=$(sed -n 's/^BASE_VERSION=//p' "$TOP/base.lock")
-base=$BB_CACHE/base/${v//[~:]/_}/linux
-mk_fake_kernel "$base"
-git -C "$base" tag block-batch-base
+base=$(mk_cached_base)
 mk_fake_series "$T/patches"
 head=$(git -C "$base" rev-parse HEAD)
 

@@ -6,10 +6,7 @@
 # or a tree changed by hand since, is applied again from the base.
 . "$(dirname "$0")/lib.sh"
 
-v=$(sed -n 's/^BASE_VERSION=//p' "$TOP/base.lock")
-base=$BB_CACHE/base/${v//[~:]/_}/linux
-mk_fake_kernel "$base"
-git -C "$base" tag block-batch-base
+base=$(mk_cached_base)
 mk_fake_series "$T/patches"
 apply() {
 	BB_PATCHES=$T/patches "$TOP/scripts/apply-series.sh" > "$T/out" 2> "$T/err" ||

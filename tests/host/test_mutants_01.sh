@@ -356,7 +356,7 @@ clean_at_series
 echo "ok: another application of the series during a run leaves its keys as they were"
 
 # --- the real mutants against the cached applied series (read only) ---------
-tree=$cache/base/$(sed -n 's/^BASE_VERSION=//p' "$TOP/base.lock" | tr '~:' '__')/linux
+tree=$(cached_base "$cache")
 if ! git -C "$tree" rev-parse -q --verify refs/heads/block-batch > /dev/null 2>&1; then
 	echo "note: no applied series in $tree yet: apply check left out"
 	exit 0
