@@ -16,9 +16,9 @@
 # patches on the same base with no change since (recorded in
 # $target.applied): then the tree is left as it is.  With --kdir (or KDIR=)
 # a *new* branch is made in a new worktree of the user's tree, so the user's
-# checked-out branch and working tree are never touched.  A dirty tree is refused.  On any failure the
-# patch and file are named, 'git am --abort' runs and everything this script
-# created is removed.
+# checked-out branch and working tree are never touched.  A dirty tree is
+# refused.  On any failure the patch and file are named, 'git am --abort'
+# runs and everything this script created is removed.
 #
 # Prints the path of the patched tree on stdout.
 
